@@ -1,0 +1,106 @@
+import { Car, ClipboardList, LayoutDashboard, LogOut, Package, Search, Truck } from 'lucide-react';
+import { Navigate, NavLink, Outlet } from 'react-router';
+import { Button } from '@/components/ui/button';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarGroup,
+  SidebarHeader,
+  SidebarInset,
+  SidebarItemLabel,
+  SidebarMenu,
+  SidebarProvider,
+  SidebarTrigger,
+  sidebarItemClass,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { useSession } from '@/features/auth/api/session';
+import { useSignOut } from '@/features/auth/api/sign-out';
+
+export const DASHBOARD_LINKS = [
+  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
+  { to: '/dashboard/rides', label: 'My Rides', icon: Car, end: false },
+  { to: '/dashboard/requests', label: 'My Requests', icon: Package, end: false },
+  { to: '/dashboard/browse-rides', label: 'Browse Rides', icon: Search, end: false },
+  { to: '/dashboard/browse-requests', label: 'Browse Requests', icon: ClipboardList, end: false },
+  { to: '/dashboard/bookings', label: 'My Bookings', icon: Truck, end: false },
+] as const;
+
+function DashboardSidebar() {
+  const signOut = useSignOut();
+  const { isMobile, setOpenMobile } = useSidebar();
+  const closeOnMobile = () => isMobile && setOpenMobile(false);
+  return (
+    <Sidebar label="Dashboard navigation">
+      <SidebarHeader>
+        <span className="truncate px-1 text-lg font-bold text-primary group-data-[state=collapsed]/sidebar:sr-only">
+          RuralRoute
+        </span>
+      </SidebarHeader>
+      <SidebarContent>
+        <SidebarGroup label="Menu">
+          <SidebarMenu>
+            {DASHBOARD_LINKS.map(({ to, label, icon: Icon, end }) => (
+              <li key={to}>
+                <NavLink to={to} end={end} className={sidebarItemClass} title={label} onClick={closeOnMobile}>
+                  <Icon aria-hidden />
+                  <SidebarItemLabel>{label}</SidebarItemLabel>
+                </NavLink>
+              </li>
+            ))}
+          </SidebarMenu>
+        </SidebarGroup>
+      </SidebarContent>
+      <SidebarFooter>
+        <button
+          type="button"
+          className={sidebarItemClass}
+          title="Sign Out"
+          disabled={signOut.isPending}
+          onClick={() => signOut.mutate()}
+        >
+          <LogOut aria-hidden />
+          <SidebarItemLabel>Sign Out</SidebarItemLabel>
+        </button>
+      </SidebarFooter>
+    </Sidebar>
+  );
+}
+
+/** Spec "Dashboard layout": 'Loading...' while the session is looked up, /auth when signed out, else the shell. */
+export function Component() {
+  const session = useSession();
+
+  if (session.isPending) {
+    return (
+      <p role="status" className="p-8 text-center text-lg">
+        Loading...
+      </p>
+    );
+  }
+  if (session.isError) {
+    return (
+      <div role="alert" className="mx-auto max-w-md space-y-4 p-8 text-center">
+        <p className="text-lg">We could not check whether you are signed in. Check your connection and try again.</p>
+        <Button onClick={() => session.refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!session.data.user) return <Navigate to="/auth" replace />;
+
+  return (
+    <SidebarProvider>
+      <DashboardSidebar />
+      <SidebarInset>
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">
+          <SidebarTrigger />
+          <p className="text-lg font-semibold">RuralRoute Dashboard</p>
+        </header>
+        <main className="flex-1 p-4 md:p-6">
+          <Outlet />
+        </main>
+      </SidebarInset>
+    </SidebarProvider>
+  );
+}

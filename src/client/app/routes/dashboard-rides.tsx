@@ -1,0 +1,5 @@
+import { PageHeader } from '@/components/page-header';
+
+export function Component() {
+  return <PageHeader title="My Rides" description="This page is coming soon." />;
+}

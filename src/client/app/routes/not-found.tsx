@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+
+export function Component() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    console.error('404 Error: User attempted to access non-existent route:', pathname);
+  }, [pathname]);
+  return (
+    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-4 p-8 text-center">
+      <title>Page not found — RuralRoute</title>
+      <h1 className="text-4xl font-bold">404</h1>
+      <p className="text-xl text-muted-foreground">Oops! Page not found</p>
+      <Link to="/" className="text-lg font-medium text-primary underline underline-offset-4">
+        Return to Home
+      </Link>
+    </div>
+  );
+}

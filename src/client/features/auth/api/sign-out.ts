@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api } from '@/lib/api-client';
+import { toastApiError } from '@/lib/toast';
+import { sessionQueryKey } from './session';
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => api<void>('/auth/sign-out', { method: 'POST' }),
+    onSuccess: () => {
+      navigate('/');
+      // Forget everything the signed-in user loaded, then record the signed-out state.
+      queryClient.clear();
+      queryClient.setQueryData(sessionQueryKey, { user: null, session: null });
+    },
+    onError: (err) => toastApiError(err),
+  });
+}

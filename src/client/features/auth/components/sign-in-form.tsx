@@ -1,0 +1,51 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { signInSchema, type SignInInput } from '../../../../shared/auth';
+import { Field, fieldAria } from '@/components/form/field';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { toastFirstError } from '@/lib/form-errors';
+import { useSignIn } from '../api/sign-in';
+
+export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
+  const signIn = useSignIn();
+  const form = useForm<SignInInput>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: defaultEmail, password: '' },
+  });
+  const { errors } = form.formState;
+
+  return (
+    <form
+      className="space-y-4"
+      aria-label="Sign in"
+      onSubmit={form.handleSubmit(
+        (values) => signIn.mutate(values),
+        (errs) => toastFirstError(errs, ['email', 'password']),
+      )}
+    >
+      <Field id="signin-email" label="Email" error={errors.email?.message}>
+        <Input
+          {...fieldAria('signin-email', errors.email?.message)}
+          type="email"
+          autoComplete="email"
+          required
+          {...form.register('email')}
+        />
+      </Field>
+      <Field id="signin-password" label="Password" error={errors.password?.message}>
+        <Input
+          {...fieldAria('signin-password', errors.password?.message)}
+          type="password"
+          autoComplete="current-password"
+          required
+          autoFocus={!!defaultEmail}
+          {...form.register('password')}
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={signIn.isPending}>
+        {signIn.isPending ? 'Signing in...' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}

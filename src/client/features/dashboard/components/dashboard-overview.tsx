@@ -1,0 +1,70 @@
+import { Link } from 'react-router';
+import { PageHeader } from '@/components/page-header';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+
+export interface DashboardStats {
+  activeRides: number;
+  openRequests: number;
+  totalBookings: number;
+  completed: number;
+}
+
+const STAT_CARDS = [
+  { key: 'activeRides', label: 'Active Rides', to: '/dashboard/rides' },
+  { key: 'openRequests', label: 'Open Requests', to: '/dashboard/requests' },
+  { key: 'totalBookings', label: 'Total Bookings', to: '/dashboard/bookings' },
+  { key: 'completed', label: 'Completed', to: '/dashboard' },
+] as const;
+
+export function DashboardOverview({ stats, activity }: { stats: DashboardStats; activity?: React.ReactNode }) {
+  return (
+    <div>
+      <PageHeader title="Welcome back!" description="Here's what's happening with your rides and deliveries." />
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {STAT_CARDS.map((card) => (
+          <Card key={card.key}>
+            <CardHeader className="pb-2">
+              <CardTitle className="text-base font-medium text-muted-foreground">{card.label}</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <p className="text-3xl font-bold" data-testid={`stat-${card.key}`}>
+                {stats[card.key]}
+              </p>
+              <Link to={card.to} className="mt-2 inline-block text-sm font-medium text-primary hover:underline">
+                View details →<span className="sr-only"> for {card.label}</span>
+              </Link>
+            </CardContent>
+          </Card>
+        ))}
+      </div>
+      <div className="mt-6 grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Quick Actions</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-3">
+            <Button asChild>
+              <Link to="/dashboard/rides">Post a New Ride</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/dashboard/requests">Create a Delivery Request</Link>
+            </Button>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Recent Activity</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {activity ?? (
+              <p className="text-muted-foreground">
+                No recent activity yet. Start by posting a ride or creating a delivery request!
+              </p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

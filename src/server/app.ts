@@ -1,0 +1,120 @@
+import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import { Hono } from 'hono';
+import { authRoutes } from './auth/routes';
+import { createAuthService } from './auth/service';
+import type { Db } from './db/client';
+import type { Env } from './env';
+import { AppError } from './http/app-error';
+import { originCheck } from './http/csrf';
+import { sessionMiddleware } from './http/session';
+import { mountClient } from './http/static';
+import type { AppEnv } from './http/types';
+import { createRouter } from './http/validation';
+
+export interface AppOptions {
+  db: Db;
+  env: Env;
+  /** Directory of the built client to serve; omitted in API tests. */
+  clientDir?: string;
+}
+
+const MINUTE = 60_000;
+
+export function createApp({ db, env, clientDir }: AppOptions) {
+  const auth = createAuthService(
+    db,
+    { memoryCost: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
+    {
+      idleMs: env.SESSION_IDLE_MINUTES * MINUTE,
+      absoluteMs: env.SESSION_ABSOLUTE_DAYS * 24 * 60 * MINUTE,
+      touchMs: env.SESSION_TOUCH_SECONDS * 1000,
+    },
+  );
+
+  const app = new Hono<AppEnv>();
+  app.use(requestId());
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix positions popovers with inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compress());
+
+  app.use('/api/*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new AppError(413, 'payload_too_large', 'The request is too large.');
+      },
+    }),
+  );
+  app.use('/api/*', originCheck(env.ALLOWED_ORIGINS));
+  app.use('/api/*', sessionMiddleware(auth, env.TRUST_PROXY_HOPS));
+
+  const api = createRouter();
+  api.route(
+    '/auth',
+    authRoutes(
+      auth,
+      {
+        failedPerAccount: {
+          max: env.AUTH_FAILED_PER_ACCOUNT_MAX,
+          windowMs: env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE,
+        },
+        perIp: { max: env.AUTH_PER_IP_MAX, windowMs: env.AUTH_PER_IP_WINDOW_MINUTES * MINUTE },
+      },
+      env.TRUST_PROXY_HOPS,
+    ),
+  );
+  api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'RuralRoute API', version: '1.0.0' } });
+  api.get('/health', (c) => c.json({ ok: true }));
+  app.route('/api', api);
+  app.all('/api/*', () => {
+    throw new AppError(404, 'not_found', 'There is nothing at this address.');
+  });
+
+  if (clientDir) mountClient(app, clientDir);
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json({ code: err.code, message: err.message }, err.status);
+    }
+    if (err instanceof HTTPException && err.status < 500) {
+      const malformed = /json/i.test(err.message);
+      return c.json(
+        malformed
+          ? { code: 'malformed_json', message: 'The request body is not valid JSON.' }
+          : { code: 'validation_error', message: 'Please check your input' },
+        err.status,
+      );
+    }
+    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
+    return c.json({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }, 500);
+  });
+  app.notFound((c) => c.json({ code: 'not_found', message: 'There is nothing at this address.' }, 404));
+
+  return app;
+}

@@ -1,0 +1,142 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { profiles, sessions, users } from '../db/schema';
+import { normalizeEmail, type User } from '../../shared/auth';
+import { AppError } from '../http/app-error';
+import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
+import { hashToken, newSessionToken } from './tokens';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+  touchMs: number;
+}
+
+export interface AuthContext {
+  user: User;
+  session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  // drizzle wraps driver errors; the SQLSTATE sits on the error or its cause.
+  const code = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? (e as { code: unknown }).code : undefined);
+  return code(err) === '23505' || code((err as { cause?: unknown } | null)?.cause) === '23505';
+}
+
+export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy) {
+  const decoy = decoyHasher(cost);
+
+  async function signUp(input: { email: string; password: string; full_name: string }): Promise<User> {
+    const email = normalizeEmail(input.email);
+    const taken = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)
+      .limit(1);
+    if (taken.length) throw emailTaken();
+    const passwordHash = await hashPassword(input.password, cost);
+    try {
+      return await db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          .values({ email, passwordHash, ageConfirmedAt: new Date() })
+          .returning({ id: users.id, email: users.email });
+        if (!user) throw new Error('insert returned no row');
+        await tx.insert(profiles).values({ userId: user.id, fullName: input.full_name });
+        return { ...user, full_name: input.full_name };
+      });
+    } catch (err) {
+      // Two sign-ups for the same address at once: the unique index decides, the loser gets the same answer.
+      if (isUniqueViolation(err)) throw emailTaken();
+      throw err;
+    }
+  }
+
+  /** Returns the user when the password matches, null otherwise (same work either way). */
+  async function verifyCredentials(emailInput: string, password: string): Promise<User | null> {
+    const email = normalizeEmail(emailInput);
+    const [row] = await db
+      .select({ id: users.id, email: users.email, hash: users.passwordHash, fullName: profiles.fullName })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(sql`lower(${users.email}) = ${email}`)
+      .limit(1);
+    if (!row) {
+      await verifyPassword(await decoy(), password);
+      return null;
+    }
+    const ok = await verifyPassword(row.hash, password);
+    return ok ? { id: row.id, email: row.email, full_name: row.fullName } : null;
+  }
+
+  async function createSession(userId: string, userAgent: string | undefined) {
+    const token = newSessionToken();
+    const now = Date.now();
+    const expiresAt = new Date(now + policy.absoluteMs);
+    await db.insert(sessions).values({
+      tokenHash: hashToken(token),
+      userId,
+      expiresAt,
+      lastSeenAt: new Date(now),
+      userAgent: userAgent?.slice(0, 500) ?? null,
+    });
+    return { token, expiresAt, lastSeenAt: new Date(now) };
+  }
+
+  /** Looks a token up; expired (idle or absolute) sessions are deleted and yield null. */
+  async function resolveSession(token: string): Promise<AuthContext | null> {
+    const [row] = await db
+      .select({
+        id: sessions.id,
+        aal: sessions.aal,
+        lastSeenAt: sessions.lastSeenAt,
+        expiresAt: sessions.expiresAt,
+        userId: users.id,
+        email: users.email,
+        fullName: profiles.fullName,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(sessions.tokenHash, hashToken(token)))
+      .limit(1);
+    if (!row) return null;
+    const now = Date.now();
+    if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() + policy.idleMs <= now) {
+      await db.delete(sessions).where(eq(sessions.id, row.id));
+      return null;
+    }
+    return {
+      user: { id: row.userId, email: row.email, full_name: row.fullName },
+      session: {
+        id: row.id,
+        aal: row.aal === 'aal2' ? 'aal2' : 'aal1',
+        lastSeenAt: row.lastSeenAt,
+        expiresAt: row.expiresAt,
+      },
+    };
+  }
+
+  /** Slides the idle window forward; returns the new last-seen time, or null when no refresh was due. */
+  async function touchSession(ctx: AuthContext): Promise<Date | null> {
+    const now = new Date();
+    if (now.getTime() - ctx.session.lastSeenAt.getTime() < policy.touchMs) return null;
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.id, ctx.session.id), gt(sessions.expiresAt, now)));
+    return now;
+  }
+
+  async function revokeSession(token: string): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  }
+
+  return { signUp, verifyCredentials, createSession, resolveSession, touchSession, revokeSession, policy };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+function emailTaken() {
+  return new AppError(409, 'email_taken', 'An account with this email already exists. Please sign in instead.');
+}

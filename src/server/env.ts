@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const int = (def: number) => z.coerce.number().int().positive().default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', ''])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+/** Every setting the server reads, checked at start. A bad value stops the server with a clear message. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** Extra origins allowed to make unsafe requests with cookies, comma-separated (the app's own origin always is). */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  /** How many reverse proxies in front of the app append to X-Forwarded-For. 0 = trust none. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  SESSION_IDLE_MINUTES: int(60 * 24 * 7),
+  SESSION_ABSOLUTE_DAYS: int(30),
+  /** A session's last-seen time (and cookie) is refreshed at most this often. */
+  SESSION_TOUCH_SECONDS: int(300),
+  AUTH_FAILED_PER_ACCOUNT_MAX: int(5),
+  AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES: int(15),
+  AUTH_PER_IP_MAX: int(30),
+  AUTH_PER_IP_WINDOW_MINUTES: int(5),
+  /** argon2id cost: memory in KiB, iterations, parallelism (OWASP's baseline by default). */
+  ARGON2_MEMORY_KIB: int(19456),
+  ARGON2_TIME_COST: int(2),
+  ARGON2_PARALLELISM: int(1),
+  LOG_REQUESTS: bool(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

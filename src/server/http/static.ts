@@ -1,0 +1,54 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Hono } from 'hono';
+import { isKnownClientPath } from '../../shared/routes';
+import type { AppEnv } from './types';
+
+/** Every .html file the client build produced, keyed by the URL path it answers ('/' -> index.html). */
+function loadHtmlPages(clientDir: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) {
+        if (name !== 'assets') walk(full);
+      } else if (name === 'index.html') {
+        const rel = relative(clientDir, dir).split('\\').join('/');
+        pages.set(rel ? `/${rel}` : '/', readFileSync(full, 'utf8'));
+      }
+    }
+  };
+  walk(clientDir);
+  return pages;
+}
+
+/**
+ * Serves the built client: hashed assets (precompressed .br/.gz when the browser accepts them) cached for a year,
+ * and HTML (a prerendered page where the build made one, else the app shell) never cached, with a real 404 status
+ * for paths the app does not know.
+ */
+export function mountClient(app: Hono<AppEnv>, clientDir: string): void {
+  if (!existsSync(join(clientDir, 'index.html'))) throw new Error(`Client build missing in ${clientDir}`);
+  const pages = loadHtmlPages(clientDir);
+  const shell = pages.get('/') ?? '';
+
+  app.use(
+    '/assets/*',
+    async (c, next) => {
+      await next();
+      if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    },
+    serveStatic({ root: clientDir, precompressed: true }),
+  );
+  app.get('*', async (c, next) => {
+    const path = c.req.path;
+    if (path.startsWith('/api/') || path === '/api') return next();
+    const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    const page = pages.get(clean);
+    if (page === undefined && /\.[a-z0-9]+$/i.test(path)) return next();
+    c.header('Cache-Control', 'no-cache');
+    return c.html(page ?? shell, page !== undefined || isKnownClientPath(clean) ? 200 : 404);
+  });
+  app.use('*', serveStatic({ root: clientDir, precompressed: true }));
+}

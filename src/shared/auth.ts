@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+/**
+ * Sign-up contract (spec section 5). Key order matters: the first failing issue is the one shown to the user,
+ * and zod reports issues in key order, then in check order within a key.
+ */
+export const signUpSchema = z.object({
+  email: z
+    .string({ error: 'Invalid email address' })
+    .trim()
+    .email('Invalid email address')
+    .max(LIMITS.emailMax, `Email must be less than ${LIMITS.emailMax} characters`),
+  password: z
+    .string({ error: `Password must be at least ${LIMITS.passwordMin} characters` })
+    .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
+    .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
+    .regex(/[a-z]/, 'Password must contain at least one lowercase letter')
+    .regex(/[0-9]/, 'Password must contain at least one number')
+    .regex(/[^A-Za-z0-9]/, 'Password must contain at least one special character'),
+  full_name: z
+    .string({ error: 'Full name is required' })
+    .trim()
+    .min(1, 'Full name is required')
+    .max(LIMITS.fullNameMax, `Full name must be less than ${LIMITS.fullNameMax} characters`),
+  age_confirmed: z.literal(true, { error: `You must confirm you are ${LIMITS.minimumAge} or older` }),
+});
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+export const signInSchema = z.object({
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(LIMITS.emailMax, 'Invalid email or password'),
+  // Bounded so nobody can make the server hash megabytes; far above any real password.
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Invalid email or password'),
+});
+export type SignInInput = z.input<typeof signInSchema>;
+
+export const userSchema = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  full_name: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const sessionInfoSchema = z.object({
+  user: userSchema.nullable(),
+  session: z
+    .object({
+      aal: z.enum(['aal1', 'aal2']),
+      idle_expires_at: z.string(),
+      expires_at: z.string(),
+    })
+    .nullable(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** Email as stored and compared: trimmed, lower-case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The first message a failed parse reports, as the spec's 'Validation Error' toast shows it. */
+export function firstIssueMessage(error: z.ZodError | undefined, fallback = 'Please check your input'): string {
+  return error?.issues[0]?.message ?? fallback;
+}
