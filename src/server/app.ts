@@ -103,13 +103,13 @@ export function createApp({ db, env, clientDir }: AppOptions) {
       return c.json({ code: err.code, message: err.message }, err.status);
     }
     if (err instanceof HTTPException && err.status < 500) {
-      const malformed = /json/i.test(err.message);
-      return c.json(
-        malformed
-          ? { code: 'malformed_json', message: 'The request body is not valid JSON.' }
-          : { code: 'validation_error', message: 'Please check your input' },
-        err.status,
-      );
+      const body =
+        err.status === 415
+          ? { code: 'unsupported_media_type', message: 'Send the request body as JSON.' }
+          : /json/i.test(err.message)
+            ? { code: 'malformed_json', message: 'The request body is not valid JSON.' }
+            : { code: 'validation_error', message: 'Please check your input' };
+      return c.json(body, err.status);
     }
     console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
     return c.json({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }, 500);

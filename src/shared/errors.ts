@@ -5,6 +5,7 @@
 export const ERROR_CODES = [
   'validation_error',
   'malformed_json',
+  'unsupported_media_type',
   'unauthenticated',
   'forbidden_origin',
   'not_found',

@@ -78,7 +78,6 @@ export function SidebarProvider({ children, className, style, ...props }: React.
         style={
           {
             '--sidebar-width': '16rem',
-            '--sidebar-width-mobile': '18rem',
             '--sidebar-width-icon': '3rem',
             ...style,
           } as React.CSSProperties
@@ -108,7 +107,8 @@ export function Sidebar({
         <SheetContent
           data-sidebar="sidebar"
           data-mobile="true"
-          className="w-(--sidebar-width-mobile) p-0"
+          // Portalled outside the provider, so the 18rem mobile width is literal here.
+          className="w-[18rem] max-w-[85vw] p-0"
           aria-label={label}
         >
           <SheetTitle className="sr-only">{label}</SheetTitle>

@@ -1,0 +1,36 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Correct-Horse-9';
+
+export function uniqueEmail(tag = 'user') {
+  return `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Creates an account through the UI's API (same origin, same cookies) and signs the page in. */
+export async function signUpAndSignIn(page: Page, fullName = 'Test Neighbour') {
+  const email = uniqueEmail();
+  await page.goto('/auth');
+  const res = await page.request.post('/api/auth/sign-up', {
+    data: { email, password: PASSWORD, full_name: fullName, age_confirmed: true },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(res.status()).toBe(201);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return { email };
+}
+
+/** The spec's toasts: a title and a description, inside sonner's live region. */
+export async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: title });
+  await expect(toast.first()).toBeVisible();
+  if (description) await expect(toast.filter({ hasText: description }).first()).toBeVisible();
+}
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { readEnv } from './env';
+
+describe('readEnv', () => {
+  it('applies documented defaults', () => {
+    const env = readEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SESSION_IDLE_MINUTES).toBe(10080);
+    expect(env.SESSION_ABSOLUTE_DAYS).toBe(30);
+    expect(env.AUTH_FAILED_PER_ACCOUNT_MAX).toBe(5);
+    expect(env.AUTH_PER_IP_MAX).toBe(30);
+    expect(env.TRUST_PROXY_HOPS).toBe(0);
+  });
+
+  it('stops with a clear message naming each bad value', () => {
+    expect(() => readEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => readEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres:\/\//);
+    expect(() => readEnv({ AUTH_PER_IP_MAX: '-1' })).toThrow(/AUTH_PER_IP_MAX/);
+  });
+
+  it('parses lists and an empty DATABASE_URL', () => {
+    const env = readEnv({ ALLOWED_ORIGINS: 'https://a.example, https://b.example', DATABASE_URL: '' });
+    expect(env.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+});
