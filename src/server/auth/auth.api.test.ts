@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { profiles, sessions, users } from '../db/schema';
-import { STRONG_PASSWORD, useTestApp } from '../test/harness';
+import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { hashToken } from './tokens';
 
-const { ctx, call, signUpAndIn, signIn } = useTestApp();
+const { ctx, call, signUpAndIn, signIn } = setupTestApp();
 
 const signUpBody = (email: string, extra: Record<string, unknown> = {}) => ({
   email,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/harness';
+import { setupTestApp } from '../test/harness';
 
 // Behind one trusted proxy, the address that proxy appended is the client; earlier entries can be forged.
-const { call } = useTestApp({ TRUST_PROXY_HOPS: '1', AUTH_PER_IP_MAX: '2' });
+const { call } = setupTestApp({ TRUST_PROXY_HOPS: '1', AUTH_PER_IP_MAX: '2' });
 
 describe('rate limits behind a trusted proxy', () => {
   it('limits by the proxy-appended address and ignores forged entries before it', async () => {

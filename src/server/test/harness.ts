@@ -35,7 +35,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
  * Boots the real app on a real database for one test file. Requests go through `app.request()`, which runs every
  * middleware; `ip` is delivered the way @hono/node-server delivers the socket address.
  */
-export function useTestApp(envOverrides: Record<string, string> = {}) {
+export function setupTestApp(envOverrides: Record<string, string> = {}) {
   const ctx = {} as { app: ReturnType<typeof createApp>; database: Database; env: Env };
 
   beforeAll(async () => {
