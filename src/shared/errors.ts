@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'rate_limited',
   'payload_too_large',
+  'request_unavailable',
+  'already_accepted',
+  'own_request',
   'internal_error',
 ] as const;
 

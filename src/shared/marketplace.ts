@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { earliestToday, isValidIsoDate } from './dates';
+import { LIMITS } from './limits';
+import { COMPENSATION_MAX_CENTS, MONEY_PATTERN, toCents } from './money';
+
+/**
+ * Marketplace contracts (spec sections 3, 5, 7), shared by the forms and the routes. Key order is the order in
+ * which the first failing message is reported ('Validation Error' toast / 400 message).
+ */
+
+const requiredText = (max: number, required: string, tooLong: string) =>
+  z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+
+/** '' and null become null (spec: optional fields are stored as null when empty). */
+const optionalText = (max: number, tooLong: string) =>
+  z
+    .string({ error: tooLong })
+    .trim()
+    .max(max, tooLong)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** A calendar date that is not in the past. `today` is injected: the browser's date in forms, UTC-12 on the server. */
+const futureDate = (required: string, past: string, today: () => string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .refine(isValidIsoDate, 'Please enter a valid date')
+    .refine((v) => v >= today(), past);
+
+export function rideInputSchema(today: () => string = earliestToday) {
+  return z.object({
+    origin: requiredText(LIMITS.locationMax, 'Origin is required', 'Origin must be less than 500 characters'),
+    destination: requiredText(
+      LIMITS.locationMax,
+      'Destination is required',
+      'Destination must be less than 500 characters',
+    ),
+    departure_date: futureDate('Departure date is required', 'Departure date cannot be in the past', today),
+    departure_time: z
+      .string({ error: 'Please enter a valid time' })
+      .trim()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$|^$/, 'Please enter a valid time')
+      .nullish()
+      .transform((v) => (v ? v.slice(0, 5) : null)),
+    available_space: optionalText(LIMITS.availableSpaceMax, 'Available space must be less than 200 characters'),
+    notes: optionalText(LIMITS.notesMax, 'Notes must be less than 1000 characters'),
+  });
+}
+export type RideInput = z.input<ReturnType<typeof rideInputSchema>>;
+
+const compensationSchema = z
+  .union([z.string(), z.number()], { error: 'Compensation must be an amount like 12.50' })
+  .nullish()
+  .transform((v, ctx) => {
+    if (v === null || v === undefined) return null;
+    const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'invalid') : v.trim().replace(/^\$/, '');
+    if (text === '') return null;
+    if (!MONEY_PATTERN.test(text)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Compensation must be an amount like 12.50, with at most 2 decimal places',
+      });
+      return z.NEVER;
+    }
+    if (toCents(text) > COMPENSATION_MAX_CENTS) {
+      ctx.addIssue({ code: 'custom', message: 'Compensation must be between 0 and 10,000' });
+      return z.NEVER;
+    }
+    return text;
+  });
+
+export function requestInputSchema(today: () => string = earliestToday) {
+  return z.object({
+    title: requiredText(LIMITS.titleMax, 'Title is required', 'Title must be less than 200 characters'),
+    description: requiredText(
+      LIMITS.descriptionMax,
+      'Description is required',
+      'Description must be less than 2000 characters',
+    ),
+    pickup_location: requiredText(
+      LIMITS.locationMax,
+      'Pickup location is required',
+      'Pickup location must be less than 500 characters',
+    ),
+    delivery_location: requiredText(
+      LIMITS.locationMax,
+      'Delivery location is required',
+      'Delivery location must be less than 500 characters',
+    ),
+    needed_by_date: z
+      .union([futureDate('Needed-by date is required', 'Needed-by date cannot be in the past', today), z.literal('')])
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    compensation: compensationSchema,
+  });
+}
+export type RequestInput = z.input<ReturnType<typeof requestInputSchema>>;
+
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** Accept: only the request id is taken from the body; the driver is the session's user, the status 'pending'. */
+export const acceptRequestSchema = z.object({
+  request_id: z.string({ error: 'Invalid request ID' }).uuid('Invalid request ID'),
+});
+
+export const idParamSchema = z.object({ id: z.string().uuid('Not found') });
+
+export const pageQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+
+export const rideSchema = z.object({
+  id: z.string().uuid(),
+  origin: z.string(),
+  destination: z.string(),
+  departure_date: z.string(),
+  departure_time: z.string().nullable(),
+  available_space: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.string(),
+  created_at: z.string(),
+  /** The poster's full name (browse lists). */
+  poster_name: z.string(),
+  is_own: z.boolean(),
+});
+export type Ride = z.infer<typeof rideSchema>;
+
+export const deliveryRequestSchema = z.object({
+  id: z.string().uuid(),
+  title: z.string(),
+  description: z.string(),
+  pickup_location: z.string(),
+  delivery_location: z.string(),
+  needed_by_date: z.string().nullable(),
+  /** Decimal string with 2 places ("12.50"), or null. */
+  compensation: z.string().nullable(),
+  status: z.string(),
+  created_at: z.string(),
+  requester_name: z.string(),
+  is_own: z.boolean(),
+});
+export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
+
+export const bookingSchema = z.object({
+  id: z.string().uuid(),
+  request_id: z.string().uuid().nullable(),
+  status: z.enum(BOOKING_STATUSES).or(z.string()),
+  created_at: z.string(),
+  request: z.object({
+    title: z.string(),
+    pickup_location: z.string(),
+    delivery_location: z.string(),
+    requester_name: z.string(),
+  }),
+});
+export type Booking = z.infer<typeof bookingSchema>;
+
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+}
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export const ACTIVITY_TYPES = ['ride_posted', 'request_created', 'request_accepted', 'booking_made'] as const;
+export const activitySchema = z.object({
+  id: z.string(),
+  type: z.enum(ACTIVITY_TYPES),
+  at: z.string(),
+  /** Human sentence, e.g. 'Sam Lee accepted your request "Feed from the co-op"'. */
+  text: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const dashboardSchema = z.object({
+  stats: z.object({
+    /** My active rides departing today or later. */
+    active_rides: z.number().int(),
+    /** My open requests. */
+    open_requests: z.number().int(),
+    /** Bookings I take part in, as driver or as requester. */
+    total_bookings: z.number().int(),
+    /** Of those, completed. */
+    completed: z.number().int(),
+  }),
+  activity: z.array(activitySchema),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** The marketplace's stable error codes and their spec texts (toast title / description). */
+export const MARKETPLACE_ERRORS = {
+  request_unavailable: { status: 409, title: 'Unavailable', message: 'This request is no longer available.' },
+  already_accepted: { status: 409, title: 'Already accepted', message: "You've already accepted this request" },
+  own_request: { status: 409, title: 'Error', message: "You can't accept your own request." },
+} as const;
