@@ -6,6 +6,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import { authRoutes } from './auth/routes';
 import { createAuthService } from './auth/service';
+import { contactRoutes } from './contact/routes';
+import { createContactService } from './contact/service';
 import type { Db } from './db/client';
 import type { Env } from './env';
 import { AppError } from './http/app-error';
@@ -85,6 +87,14 @@ export function createApp({ db, env, clientDir }: AppOptions) {
         },
         perIp: { max: env.AUTH_PER_IP_MAX, windowMs: env.AUTH_PER_IP_WINDOW_MINUTES * MINUTE },
       },
+      env.TRUST_PROXY_HOPS,
+    ),
+  );
+  api.route(
+    '/contact',
+    contactRoutes(
+      createContactService(db),
+      { max: env.CONTACT_PER_IP_MAX, windowMs: env.CONTACT_PER_IP_WINDOW_MINUTES * MINUTE },
       env.TRUST_PROXY_HOPS,
     ),
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, SUPPORT_PHONE_PATTERN } from '../shared/contact';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 const bool = (def: boolean) =>
@@ -43,6 +44,16 @@ export const envSchema = z.object({
   ARGON2_TIME_COST: int(2),
   ARGON2_PARALLELISM: int(1),
   LOG_REQUESTS: bool(false),
+  /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
+  SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an e-mail address').default(DEFAULT_SUPPORT_EMAIL),
+  SUPPORT_PHONE: z
+    .string()
+    .trim()
+    .regex(SUPPORT_PHONE_PATTERN, 'SUPPORT_PHONE may hold only digits, spaces, +, -, . and parentheses')
+    .default(DEFAULT_SUPPORT_PHONE),
+  /** Contact messages accepted per client address per window (spam guard). */
+  CONTACT_PER_IP_MAX: int(5),
+  CONTACT_PER_IP_WINDOW_MINUTES: int(60),
 });
 
 export type Env = z.infer<typeof envSchema>;
