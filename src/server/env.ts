@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, SUPPORT_PHONE_PATTERN } from '../shared/contact';
+import {
+  DEFAULT_SUPPORT_EMAIL,
+  DEFAULT_SUPPORT_PHONE,
+  SUPPORT_EMAIL_PATTERN,
+  SUPPORT_PHONE_PATTERN,
+} from '../shared/contact';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 const bool = (def: boolean) =>
@@ -45,7 +50,11 @@ export const envSchema = z.object({
   ARGON2_PARALLELISM: int(1),
   LOG_REQUESTS: bool(false),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
-  SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an e-mail address').default(DEFAULT_SUPPORT_EMAIL),
+  SUPPORT_EMAIL: z
+    .string()
+    .trim()
+    .regex(SUPPORT_EMAIL_PATTERN, 'SUPPORT_EMAIL must be a plain e-mail address (letters, digits, . _ + -)')
+    .default(DEFAULT_SUPPORT_EMAIL),
   SUPPORT_PHONE: z
     .string()
     .trim()

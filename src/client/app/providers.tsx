@@ -29,6 +29,14 @@ export function createQueryClient() {
   });
 }
 
+/**
+ * The app's one query cache. It lives outside React because the query layout is mounted in two places of the
+ * route tree (/auth and /contact inside the public layout, /dashboard outside it): both share this cache, so
+ * signing in on /auth and landing on /dashboard keeps the session that was just loaded.
+ */
+export const queryClient = createQueryClient();
+
+/** For component tests: a fresh cache and a toaster around `children`. */
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(createQueryClient);
   return (

@@ -1,13 +1,14 @@
 import { toast } from 'sonner';
 import { ApiError } from './api-client';
+import { whenToasterReady } from './toaster-signal';
 
 /** The spec's toasts: a title and a description. */
 export function toastSuccess(title: string, description?: string) {
-  toast.success(title, { description });
+  whenToasterReady(() => toast.success(title, { description }));
 }
 
 export function toastError(title: string, description?: string) {
-  toast.error(title, { description });
+  whenToasterReady(() => toast.error(title, { description }));
 }
 
 /** One place that turns a failed call into the spec's destructive 'Error' toast with the server's message. */

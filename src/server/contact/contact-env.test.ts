@@ -16,6 +16,7 @@ describe('contact settings', () => {
     expect(env.SUPPORT_EMAIL).toBe('help@valley.example');
     expect(env.SUPPORT_PHONE).toBe('+1 (555) 010-2000');
     expect(() => readEnv({ SUPPORT_EMAIL: '<b>@x' })).toThrow(/SUPPORT_EMAIL/);
+    expect(() => readEnv({ SUPPORT_EMAIL: "o'brien@example.com" })).toThrow(/SUPPORT_EMAIL/);
     expect(() => readEnv({ SUPPORT_PHONE: '555<script>' })).toThrow(/SUPPORT_PHONE/);
     expect(() => readEnv({ CONTACT_PER_IP_MAX: '0' })).toThrow(/CONTACT_PER_IP_MAX/);
   });

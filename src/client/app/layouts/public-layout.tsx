@@ -1,7 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
 export const NAV_LINKS = [
@@ -13,12 +12,45 @@ export const NAV_LINKS = [
   { to: '/contact', label: 'Contact' },
 ] as const;
 
+const FOOTER_GROUPS = [
+  {
+    title: 'Product',
+    links: [
+      { to: '/how-it-works', label: 'How It Works' },
+      { to: '/pricing', label: 'Pricing' },
+      { to: '/faq', label: 'FAQ' },
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      { to: '/about', label: 'About' },
+      { to: '/contact', label: 'Contact' },
+    ],
+  },
+  {
+    title: 'Legal',
+    links: [
+      { to: '/privacy', label: 'Privacy Policy' },
+      { to: '/terms', label: 'Terms of Service' },
+    ],
+  },
+] as const;
+
+const focusRing = 'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-    isActive ? 'text-primary' : 'text-foreground',
+    'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent',
+    focusRing,
+    isActive ? 'text-primary underline underline-offset-8' : 'text-foreground',
   );
+// A link styled as the primary button; kept here rather than <Button asChild> so the public entry stays small.
+const getStartedClass = cn(
+  'inline-flex h-11 items-center justify-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:bg-primary/90 focus-visible:ring-offset-2',
+  focusRing,
+);
 
+/** Layout of every public page: top navigation (a toggled menu below 768px), the page, and the footer. */
 export function PublicLayout() {
   const { pathname } = useLocation();
   // The menu is open for the page it was opened on; navigating closes it without an effect.
@@ -33,9 +65,9 @@ export function PublicLayout() {
       >
         Skip to content
       </a>
-      <header className="sticky top-0 z-40 border-b bg-background/95">
+      <header className="sticky top-0 z-40 border-b bg-background">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
-          <Link to="/" className="text-xl font-bold text-primary">
+          <Link to="/" className={cn('rounded-md text-xl font-bold text-primary', focusRing)}>
             RuralRoute
           </Link>
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -44,47 +76,77 @@ export function PublicLayout() {
                 {l.label}
               </NavLink>
             ))}
-            <Button asChild className="ml-2">
-              <Link to="/auth">Get Started</Link>
-            </Button>
+            <Link to="/auth" className={cn(getStartedClass, 'ml-2')}>
+              Get Started
+            </Link>
           </nav>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="md:hidden"
+          <button
+            type="button"
+            className={cn('inline-flex size-11 items-center justify-center rounded-md hover:bg-accent md:hidden', focusRing)}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             onClick={() => setOpenOn(menuOpen ? null : pathname)}
           >
-            {menuOpen ? <X aria-hidden /> : <Menu aria-hidden />}
+            {menuOpen ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
             <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
-          </Button>
+          </button>
         </div>
         {menuOpen ? (
-          <nav id="mobile-menu" aria-label="Mobile" className="border-t px-4 pb-4 md:hidden">
+          <nav
+            id="mobile-menu"
+            aria-label="Mobile"
+            className="border-t px-4 pb-4 md:hidden"
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setOpenOn(null);
+            }}
+          >
             <ul className="flex flex-col gap-1 pt-2">
               {NAV_LINKS.map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} end className={({ isActive }) => cn(navLinkClass({ isActive }), 'block py-3')}>
+                  <NavLink to={l.to} end className={({ isActive }) => cn(navLinkClass({ isActive }), 'block py-3 text-base')}>
                     {l.label}
                   </NavLink>
                 </li>
               ))}
               <li>
-                <Button asChild className="mt-2 w-full">
-                  <Link to="/auth">Get Started</Link>
-                </Button>
+                <Link to="/auth" className={cn(getStartedClass, 'mt-2 w-full text-base')}>
+                  Get Started
+                </Link>
               </li>
             </ul>
           </nav>
         ) : null}
       </header>
-      <main id="main" className="flex-1">
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>
       <footer className="border-t bg-muted">
-        <div className="mx-auto max-w-6xl px-4 py-8 text-sm text-muted-foreground">
-          <p>© {new Date().getFullYear()} RuralRoute. Neighbours sharing the road.</p>
+        <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 md:grid-cols-4">
+          <div>
+            <p className="text-lg font-bold text-primary">RuralRoute</p>
+            <p className="mt-2 text-sm text-muted-foreground">Neighbours sharing the road and the load.</p>
+          </div>
+          {FOOTER_GROUPS.map((group) => (
+            <nav key={group.title} aria-labelledby={`footer-${group.title.toLowerCase()}`}>
+              <h2 id={`footer-${group.title.toLowerCase()}`} className="text-sm font-semibold">
+                {group.title}
+              </h2>
+              <ul className="mt-3 space-y-2 text-sm">
+                {group.links.map((l) => (
+                  <li key={l.to}>
+                    <Link to={l.to} className={cn('rounded text-muted-foreground hover:text-foreground hover:underline', focusRing)}>
+                      {l.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ))}
+        </div>
+        <div className="border-t">
+          <p className="mx-auto max-w-6xl px-4 py-4 text-sm text-muted-foreground">
+            © RuralRoute. Made for rural communities.
+          </p>
         </div>
       </footer>
     </div>

@@ -1,0 +1,54 @@
+/**
+ * Renders the public pages to HTML at build time (see docs/decisions/004-prerender-public-pages.md). Loaded by
+ * the `ruralroute-prerender` plugin in vite.config.ts through Vite's SSR loader, so the app's aliases and
+ * TypeScript work here exactly as in the browser build.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { routes } from '@/app/router';
+
+export interface PrerenderedPage {
+  path: string;
+  /** Source files of the page's lazy route modules: their chunks are preloaded by the HTML. */
+  modules: string[];
+}
+
+const route = (name: string) => `src/client/app/routes/${name}.tsx`;
+const queryLayout = 'src/client/app/layouts/query-layout.tsx';
+
+/** Every public page that has the same content for everyone. (/auth depends on the session: not prerendered.) */
+export const PRERENDERED_PAGES: PrerenderedPage[] = [
+  { path: '/', modules: [route('home')] },
+  { path: '/how-it-works', modules: [route('how-it-works')] },
+  { path: '/pricing', modules: [route('pricing')] },
+  { path: '/about', modules: [route('about')] },
+  { path: '/faq', modules: [route('faq')] },
+  { path: '/contact', modules: [queryLayout, route('contact')] },
+  { path: '/privacy', modules: [route('privacy')] },
+  { path: '/terms', modules: [route('terms')] },
+];
+
+/** The page's markup (for inside #root) and the <title>/<meta> tags React hoists, for the document's head. */
+export async function renderPage(path: string): Promise<{ body: string; head: string }> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(`http://localhost${path}`));
+  if (context instanceof Response) throw new Error(`${path}: the router answered with a redirect`);
+  if (context.statusCode !== 200) throw new Error(`${path}: status ${context.statusCode}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  // hydrate={false}: no inline hydration script (the CSP forbids inline scripts, and no route has loader data).
+  const html = renderToString(
+    <StrictMode>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </StrictMode>,
+  );
+  // React 19 emits hoistable <title> and <meta> ahead of the markup when rendering outside a full document.
+  const head: string[] = [];
+  const body = html.replace(/<title>[^<]*<\/title>|<meta [^>]*\/?>/g, (tag) => {
+    head.push(tag);
+    return '';
+  });
+  if (!head.some((t) => t.startsWith('<title>'))) throw new Error(`${path}: the page renders no <title>`);
+  if (!head.some((t) => t.includes('name="description"'))) throw new Error(`${path}: no meta description`);
+  return { body, head: head.join('') };
+}

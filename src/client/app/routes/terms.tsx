@@ -1,0 +1,82 @@
+import { getSiteConfig } from '@/lib/site-config';
+import { PROHIBITED_ITEMS } from '@/features/public/prohibited-items';
+import { PageMeta } from '@/features/public/components/page-meta';
+import { PolicyPage, PolicySection } from '@/features/public/components/policy-page';
+
+export function Component() {
+  const { supportEmail } = getSiteConfig();
+  return (
+    <>
+      <PageMeta
+        title="Terms of Service — RuralRoute"
+        description="The terms for using RuralRoute: who may join, what members agree to when they post, accept and carry deliveries, prohibited items, cancellations and liability."
+      />
+      <PolicyPage
+        title="Terms of Service"
+        intro="These terms apply to everyone who uses RuralRoute. By creating an account you agree to them; please read them before you post or accept a ride or delivery."
+      >
+        <PolicySection title="Who can use RuralRoute">
+          <p>
+            You must be 18 or older and give your real name and an e-mail address you control. One person, one
+            account. You are responsible for what happens under your account, so keep your password to yourself.
+          </p>
+        </PolicySection>
+        <PolicySection title="What RuralRoute is">
+          <p>
+            RuralRoute is a place where neighbours find each other: drivers post routes they already travel and
+            members post items they need carried. RuralRoute is not a carrier or a transport company. The agreement
+            to carry an item is between the requester and the driver who accepts it.
+          </p>
+        </PolicySection>
+        <PolicySection title="Posting and accepting">
+          <p>
+            Describe rides and requests honestly, including the size of an item and any special handling it needs.
+            When you accept a request, you commit to carrying it as agreed or to telling the requester promptly if
+            you cannot. Drivers must hold a valid licence and insurance for the vehicle they drive and obey the law
+            on the road.
+          </p>
+        </PolicySection>
+        <PolicySection title="Prohibited items">
+          <p>The following may never be requested or carried through RuralRoute:</p>
+          <ul className="list-disc space-y-1 pl-6">
+            {PROHIBITED_ITEMS.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+          <p>We remove listings that break this rule and may close the accounts that posted them.</p>
+        </PolicySection>
+        <PolicySection title="Cancellations and disputes">
+          <p>
+            A ride or request can be cancelled before the delivery is confirmed. Refunds follow our cancellation
+            policy. If a delivery goes wrong and you cannot resolve it together, contact us and we will help settle
+            the dispute fairly.
+          </p>
+        </PolicySection>
+        <PolicySection title="Respect and safety">
+          <p>
+            Treat other members with courtesy. Harassment, discrimination, fraud and misuse of another member&apos;s
+            personal details are not allowed and lead to the account being closed. Meet in safe, public places where
+            you can.
+          </p>
+        </PolicySection>
+        <PolicySection title="Liability">
+          <p>
+            We work to keep RuralRoute available and safe, but the service is provided as is. To the extent the law
+            allows, RuralRoute is not liable for the acts of members or for indirect losses arising from a ride or
+            delivery arranged through it.
+          </p>
+        </PolicySection>
+        <PolicySection title="Changes and contact">
+          <p>
+            We may update these terms; the date at the top shows the current version, and we tell members about
+            significant changes. Questions? Write to{' '}
+            <a href={`mailto:${supportEmail}`} className="font-medium text-primary underline underline-offset-4">
+              {supportEmail}
+            </a>
+            .
+          </p>
+        </PolicySection>
+      </PolicyPage>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { CONTACT_LIMITS, contactMessageSchema, type ContactMessageInput } from '../../../../shared/contact';
+import { Field, fieldAria } from '@/components/form/field';
+import { Button } from '@/components/ui/button';
+import { Input, Textarea } from '@/components/ui/input';
+import { toastFirstError } from '@/lib/form-errors';
+import { useSendContactMessage } from '../api/send-message';
+
+const ORDER = ['name', 'email', 'subject', 'message'] as const;
+const MESSAGE_HINT = `Up to ${CONTACT_LIMITS.messageMax} characters.`;
+const EMPTY: ContactMessageInput = { name: '', email: '', subject: '', message: '' };
+
+/** Checked in the browser with the same schema the server applies; cleared once the server has stored it. */
+export function ContactForm() {
+  const form = useForm<ContactMessageInput>({ resolver: zodResolver(contactMessageSchema), defaultValues: EMPTY });
+  const send = useSendContactMessage(() => form.reset(EMPTY));
+  const { errors } = form.formState;
+
+  return (
+    <form
+      aria-label="Send us a message"
+      noValidate
+      className="space-y-4"
+      onSubmit={form.handleSubmit(
+        (values) => send.mutate(values),
+        (errs) => toastFirstError(errs, ORDER),
+      )}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id="contact-name" label="Name" error={errors.name?.message}>
+          <Input
+            {...fieldAria('contact-name', errors.name?.message)}
+            autoComplete="name"
+            maxLength={CONTACT_LIMITS.nameMax}
+            required
+            {...form.register('name')}
+          />
+        </Field>
+        <Field id="contact-email" label="Email" error={errors.email?.message}>
+          <Input
+            {...fieldAria('contact-email', errors.email?.message)}
+            type="email"
+            autoComplete="email"
+            maxLength={CONTACT_LIMITS.emailMax}
+            required
+            {...form.register('email')}
+          />
+        </Field>
+      </div>
+      <Field id="contact-subject" label="Subject" error={errors.subject?.message}>
+        <Input
+          {...fieldAria('contact-subject', errors.subject?.message)}
+          maxLength={CONTACT_LIMITS.subjectMax}
+          required
+          {...form.register('subject')}
+        />
+      </Field>
+      <Field id="contact-message" label="Message" error={errors.message?.message} hint={MESSAGE_HINT}>
+        <Textarea
+          {...fieldAria('contact-message', errors.message?.message, MESSAGE_HINT)}
+          rows={6}
+          maxLength={CONTACT_LIMITS.messageMax}
+          required
+          {...form.register('message')}
+        />
+      </Field>
+      <Button type="submit" className="w-full sm:w-auto" disabled={send.isPending}>
+        {send.isPending ? 'Sending...' : 'Send Message'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+import { ChevronDown } from 'lucide-react';
+import { Accordion } from 'radix-ui';
+import type * as React from 'react';
+import { Link } from 'react-router';
+import { PROHIBITED_ITEMS } from '../prohibited-items';
+
+interface Faq {
+  id: string;
+  question: string;
+  answer: React.ReactNode;
+}
+
+/** Spec section 2: eight questions, in this order. */
+export const FAQS: readonly Faq[] = [
+  {
+    id: 'how-it-works',
+    question: 'How does RuralRoute work?',
+    answer: (
+      <p>
+        Drivers post the routes they already travel, and neighbours post requests for items to be carried, from
+        groceries and parcels to store, pharmacy or restaurant pickups. A driver accepts a request that fits their
+        route, you agree on timing and a meet-up point, hand the item over, and rate each other afterwards. See{' '}
+        <Link to="/how-it-works" className="font-medium text-primary underline underline-offset-4">
+          how RuralRoute works, step by step
+        </Link>
+        .
+      </p>
+    ),
+  },
+  {
+    id: 'fees',
+    question: 'How much does it cost?',
+    answer: (
+      <p>
+        Creating an account, posting rides and requests and browsing are free on the Free plan. Plus ($4.99 per
+        month) and Community ($49.99 per year) add extras such as priority listing and charge no service fees. The
+        compensation for a delivery is set by the person who posts the request. Compare the plans on our{' '}
+        <Link to="/pricing" className="font-medium text-primary underline underline-offset-4">
+          pricing page
+        </Link>
+        .
+      </p>
+    ),
+  },
+  {
+    id: 'payments',
+    question: 'How do payments work?',
+    answer: (
+      <p>
+        Payments are held in escrow: the requester pays up front when a driver accepts, and the money is released to
+        the driver only after the delivery has been completed successfully. Nobody pays for a delivery that did not
+        happen.
+      </p>
+    ),
+  },
+  {
+    id: 'problems',
+    question: 'What if something goes wrong with a delivery?',
+    answer: (
+      <p>
+        Talk to each other first: most problems are a late start or a missed meet-up. If you cannot sort it out,
+        contact us and we will open a dispute, hear both sides and decide what happens to the payment. Deliveries
+        are insured against loss or damage in transit.
+      </p>
+    ),
+  },
+  {
+    id: 'verification',
+    question: 'How are members verified?',
+    answer: (
+      <p>
+        Every member confirms they are 18 or older when signing up. Community verification adds ID checks, and
+        reviews after every delivery build a track record you can see before you accept or hand over anything.
+      </p>
+    ),
+  },
+  {
+    id: 'cancelling',
+    question: 'Can I cancel a request or a ride?',
+    answer: (
+      <p>
+        Yes. You can cancel at any time before the delivery is confirmed. If you have already paid, you are refunded
+        under our cancellation policy. Please let the other person know as early as you can.
+      </p>
+    ),
+  },
+  {
+    id: 'allowed-items',
+    question: 'What items can be delivered?',
+    answer: (
+      <>
+        <p>
+          Everyday items a neighbour can safely carry in their car: groceries, parcels, hardware and store or
+          restaurant pickups. The following are prohibited:
+        </p>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          {PROHIBITED_ITEMS.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      </>
+    ),
+  },
+  {
+    id: 'become-driver',
+    question: 'How do I become a driver?',
+    answer: (
+      <p>
+        Any member aged 18 or older can drive. Create a free account, post the routes you already travel, and browse
+        open delivery requests to accept the ones on your way.{' '}
+        <Link to="/auth?tab=signup" className="font-medium text-primary underline underline-offset-4">
+          Create your account
+        </Link>{' '}
+        to get started.
+      </p>
+    ),
+  },
+];
+
+/**
+ * One answer open at a time (type="single", collapsible). Radix gives the keyboard behaviour: Tab between
+ * questions, Enter or Space to open or close, arrow keys, Home and End to move.
+ */
+export function FaqAccordion() {
+  return (
+    <Accordion.Root type="single" collapsible className="divide-y rounded-lg border bg-card">
+      {FAQS.map((faq) => (
+        <Accordion.Item key={faq.id} value={faq.id}>
+          <Accordion.Header className="m-0">
+            <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left text-lg font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring">
+              {faq.question}
+              <ChevronDown aria-hidden className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180" />
+            </Accordion.Trigger>
+          </Accordion.Header>
+          <Accordion.Content className="px-5 pb-5 text-muted-foreground">
+            {faq.answer}
+          </Accordion.Content>
+        </Accordion.Item>
+      ))}
+    </Accordion.Root>
+  );
+}

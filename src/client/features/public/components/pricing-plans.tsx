@@ -1,0 +1,105 @@
+import { Check } from 'lucide-react';
+import { Link } from 'react-router';
+import { cn } from '@/lib/utils';
+
+export interface Plan {
+  name: string;
+  price: string;
+  period: string;
+  description: string;
+  badge?: string;
+  features: readonly string[];
+  action: string;
+  highlighted?: boolean;
+}
+
+/** Spec section 1, plans and their contents. */
+export const PLANS: readonly Plan[] = [
+  {
+    name: 'Free',
+    price: '$0',
+    period: 'forever',
+    description: 'Everything you need to share rides and deliveries with your neighbours.',
+    features: ['Unlimited ride requests', 'Browse rides', 'Verified profiles', 'Basic messaging', 'Standard support'],
+    action: 'Start with Free',
+  },
+  {
+    name: 'Plus',
+    price: '$4.99',
+    period: 'per month',
+    description: 'For regular drivers and senders who want more from every trip.',
+    badge: 'Most Popular',
+    features: [
+      'Priority listing',
+      'Advanced route planning',
+      'Delivery insurance',
+      'Premium support',
+      'No service fees',
+    ],
+    action: 'Choose Plus',
+    highlighted: true,
+  },
+  {
+    name: 'Community',
+    price: '$49.99',
+    period: 'per year',
+    description: 'A full year of Plus, with extras for the people who keep their community moving.',
+    badge: '17% saving',
+    features: ['Everything in Plus', 'Rewards', 'Early access', 'Dedicated support', 'Ambassador badge'],
+    action: 'Choose Community',
+  },
+];
+
+export function PricingPlans() {
+  return (
+    <ul className="grid gap-6 lg:grid-cols-3">
+      {PLANS.map((plan) => {
+        const headingId = `plan-${plan.name.toLowerCase()}`;
+        return (
+          <li
+            key={plan.name}
+            className={cn(
+              'flex flex-col rounded-lg border bg-card p-6 shadow-sm',
+              plan.highlighted && 'border-2 border-primary',
+            )}
+          >
+            <div className="flex items-center justify-between gap-2">
+              <h2 id={headingId} className="text-2xl font-bold">
+                {plan.name}
+              </h2>
+              {plan.badge ? (
+                <span className="rounded-full bg-secondary px-3 py-1 text-sm font-semibold text-secondary-foreground">
+                  {plan.badge}
+                </span>
+              ) : null}
+            </div>
+            <p className="mt-4">
+              <span className="text-4xl font-bold">{plan.price}</span>{' '}
+              <span className="text-muted-foreground">{plan.period}</span>
+            </p>
+            <p className="mt-3 text-muted-foreground">{plan.description}</p>
+            <ul className="mt-6 flex-1 space-y-3" aria-label={`${plan.name} plan includes`}>
+              {plan.features.map((f) => (
+                <li key={f} className="flex items-start gap-2">
+                  <Check aria-hidden className="mt-0.5 size-5 shrink-0 text-primary" />
+                  <span>{f}</span>
+                </li>
+              ))}
+            </ul>
+            <Link
+              to="/auth?tab=signup"
+              className={cn(
+                'mt-8 inline-flex h-11 items-center justify-center rounded-md px-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
+                plan.highlighted
+                  ? 'bg-primary text-primary-foreground hover:bg-primary/90'
+                  : 'border border-primary text-primary hover:bg-accent',
+              )}
+            >
+              {plan.action}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
