@@ -1,5 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
+import { logger } from 'hono/logger';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
@@ -39,6 +40,7 @@ export function createApp({ db, env, clientDir }: AppOptions) {
 
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  if (env.LOG_REQUESTS) app.use(logger());
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

@@ -48,6 +48,8 @@ export const envSchema = z.object({
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),
   ARGON2_PARALLELISM: int(1),
+  /** Build (when stale) and serve the web client. `npm run dev` turns it off: Vite serves the client there. */
+  SERVE_CLIENT: bool(true),
   LOG_REQUESTS: bool(false),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
   SUPPORT_EMAIL: z

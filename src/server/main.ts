@@ -18,7 +18,7 @@ try {
   process.exit(1);
 }
 
-if (clientBuildIsStale(root, clientDir)) {
+if (env.SERVE_CLIENT && clientBuildIsStale(root, clientDir)) {
   console.log('[start] client build missing or stale: building it (once)...');
   const result = spawnSync(
     process.execPath,
@@ -38,7 +38,7 @@ const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_D
   console.error(`[start] could not open the database: ${err.message}`);
   process.exit(1);
 });
-const app = createApp({ db: database.db, env, clientDir });
+const app = createApp({ db: database.db, env, clientDir: env.SERVE_CLIENT ? clientDir : undefined });
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   const where =

@@ -69,7 +69,8 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
                 onCheckedChange={(v) => field.onChange(v === true)}
                 onBlur={field.onBlur}
                 ref={field.ref}
-                required
+                // Checked by the schema (inline message + toast) rather than the browser's bubble on radix's hidden input.
+                aria-required="true"
                 aria-invalid={errors.age_confirmed ? true : undefined}
                 aria-describedby={errors.age_confirmed ? 'signup-age-error' : undefined}
               />
