@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
 
 /** Writes .br and .gz beside every text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -28,10 +28,95 @@ function precompress(): Plugin {
   };
 }
 
+/** The chunks a page needs beyond the entry (its route modules and their static imports), to preload. */
+function pageChunks(manifest: Manifest, modules: string[]): string[] {
+  const reach = (keys: string[]) => {
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk) throw new Error(`prerender: ${key} is not in the build manifest`);
+      if (files.has(chunk.file)) return;
+      files.add(chunk.file);
+      chunk.imports?.forEach(visit);
+    };
+    keys.forEach(visit);
+    return files;
+  };
+  const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0];
+  const loaded = reach(entry ? [entry] : []);
+  return [...reach(modules)].filter((f) => !loaded.has(f));
+}
+
+/**
+ * After the client build, renders every public page with scripts/prerender.tsx (loaded through Vite's SSR loader
+ * so aliases and TSX work) into a copy of index.html: the page's markup, <title>, description and chunk preloads,
+ * written to dist/client/<path>/index.html, which the server sends for that path.
+ * Kept in this file: a local import here would make Vite's config loader warn about extensionless imports.
+ */
+function prerender(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'ruralroute-prerender',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      if (config.build.ssr) return;
+      const outDir = config.build.outDir;
+      const template = readFileSync(join(outDir, 'index.html'), 'utf8');
+      // The shell stays available for the pages rendered in the browser only (/auth, /dashboard, 404).
+      writeFileSync(join(outDir, 'shell.html'), template);
+      const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+      const server = await createServer({
+        root: config.root,
+        configFile: false,
+        logLevel: 'error',
+        resolve: { alias: config.resolve.alias },
+        server: { middlewareMode: true, hmr: false, ws: false },
+        appType: 'custom',
+        optimizeDeps: { noDiscovery: true, include: [] },
+      });
+      try {
+        const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
+        for (const page of mod.PRERENDERED_PAGES) {
+          const { body, head } = await mod.renderPage(page.path);
+          const preloads = pageChunks(manifest, page.modules)
+            .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
+            .join('');
+          const root = '<div id="root"><!--app-html--></div>';
+          if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
+          const html = template
+            .replace(/<title>[^<]*<\/title>/, '')
+            .replace(/<meta\s+name="description"[^>]*>/, '')
+            .replace('</head>', `${head}${preloads}</head>`)
+            .replace(root, () => `<div id="root">${body}</div>`);
+          const dir = join(outDir, page.path);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, 'index.html'), html);
+        }
+        config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
+      } finally {
+        await server.close();
+        // The manifest was only needed here; it is not for the public.
+        rmSync(join(outDir, '.vite'), { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), prerender(), precompress()],
   resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+    manifest: true,
+    // Every browser that runs ES2022 supports <link rel="modulepreload">: no polyfill in the entry.
+    modulePreload: { polyfill: false },
+  },
   server: {
     port: 5173,
     // The API runs on PORT (3000) under `npm run dev`; the proxy keeps the browser on one origin.

@@ -10,6 +10,7 @@ import { createAuthService } from './auth/service';
 import { contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
 import type { Db } from './db/client';
+import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { AppError } from './http/app-error';
 import { originCheck } from './http/csrf';
@@ -107,7 +108,10 @@ export function createApp({ db, env, clientDir }: AppOptions) {
     throw new AppError(404, 'not_found', 'There is nothing at this address.');
   });
 
-  if (clientDir) mountClient(app, clientDir);
+  if (clientDir) {
+    // Support e-mail, phone and today's date are written into each page as it is sent (prerendered at build time).
+    mountClient(app, clientDir, (html) => fillSiteConfig(html, siteConfigFor(env.SUPPORT_EMAIL, env.SUPPORT_PHONE)));
+  }
 
   app.onError((err, c) => {
     if (err instanceof AppError) {

@@ -31,10 +31,17 @@ export const SITE_CONFIG_ELEMENT_ID = 'rr-site-config';
 
 export function siteConfigFor(supportEmail: string, supportPhone: string, now = new Date()): SiteConfig {
   const today = localToday(now);
-  return { supportEmail, supportPhone, supportPhoneHref: phoneHref(supportPhone), today, todayLong: formatLongDate(today) };
+  return {
+    supportEmail,
+    supportPhone,
+    supportPhoneHref: phoneHref(supportPhone),
+    today,
+    todayLong: formatLongDate(today),
+  };
 }
 
-export const DEFAULT_SITE_CONFIG = (now = new Date()) => siteConfigFor(DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, now);
+export const DEFAULT_SITE_CONFIG = (now = new Date()) =>
+  siteConfigFor(DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, now);
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -1,5 +1,8 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { subscribeToToasterRequest, toasterRequested } from '@/lib/toaster-signal';
+import { mountToasterOnDemand, subscribeToToasterRequest, toasterRequested } from '@/lib/toaster-signal';
+
+// Importing this module is what makes toasts wait for the lazily mounted toaster instead of going nowhere.
+mountToasterOnDemand();
 
 const Toaster = lazy(() => import('@/components/ui/toaster').then((m) => ({ default: m.Toaster })));
 

@@ -62,6 +62,10 @@ function subscribeToMidnight(onChange: () => void): () => void {
  */
 export function useTodayLong(): string {
   const config = getSiteConfig();
-  const iso = useSyncExternalStore(subscribeToMidnight, () => localToday(), () => config.today);
+  const iso = useSyncExternalStore(
+    subscribeToMidnight,
+    () => localToday(),
+    () => config.today,
+  );
   return iso === config.today ? config.todayLong : formatLongDate(iso);
 }

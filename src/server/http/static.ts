@@ -28,10 +28,18 @@ function loadHtmlPages(clientDir: string): Map<string, string> {
  * and HTML (a prerendered page where the build made one, else the app shell) never cached, with a real 404 status
  * for paths the app does not know.
  */
-export function mountClient(app: Hono<AppEnv>, clientDir: string): void {
+export function mountClient(
+  app: Hono<AppEnv>,
+  clientDir: string,
+  /** Applied to a page each time it is sent (e.g. to write runtime settings into prerendered HTML). */
+  renderHtml: (html: string) => string = (html) => html,
+): void {
   if (!existsSync(join(clientDir, 'index.html'))) throw new Error(`Client build missing in ${clientDir}`);
   const pages = loadHtmlPages(clientDir);
-  const shell = pages.get('/') ?? '';
+  // The empty app shell, for pages rendered in the browser only; the build keeps it as shell.html once '/' is
+  // prerendered into index.html.
+  const shellFile = join(clientDir, 'shell.html');
+  const shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8') : (pages.get('/') ?? '');
 
   app.use(
     '/assets/*',
@@ -48,7 +56,7 @@ export function mountClient(app: Hono<AppEnv>, clientDir: string): void {
     const page = pages.get(clean);
     if (page === undefined && /\.[a-z0-9]+$/i.test(path)) return next();
     c.header('Cache-Control', 'no-cache');
-    return c.html(page ?? shell, page !== undefined || isKnownClientPath(clean) ? 200 : 404);
+    return c.html(renderHtml(page ?? shell), page !== undefined || isKnownClientPath(clean) ? 200 : 404);
   });
   app.use('*', serveStatic({ root: clientDir, precompressed: true }));
 }

@@ -1,7 +1,7 @@
 import { Menu, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 export const NAV_LINKS = [
   { to: '/', label: 'Home' },
@@ -39,13 +39,13 @@ const FOOTER_GROUPS = [
 
 const focusRing = 'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn(
+  clsx(
     'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent',
     focusRing,
     isActive ? 'text-primary underline underline-offset-8' : 'text-foreground',
   );
 // A link styled as the primary button; kept here rather than <Button asChild> so the public entry stays small.
-const getStartedClass = cn(
+const getStartedClass = clsx(
   'inline-flex h-11 items-center justify-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:bg-primary/90 focus-visible:ring-offset-2',
   focusRing,
 );
@@ -67,7 +67,7 @@ export function PublicLayout() {
       </a>
       <header className="sticky top-0 z-40 border-b bg-background">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
-          <Link to="/" className={cn('rounded-md text-xl font-bold text-primary', focusRing)}>
+          <Link to="/" className={clsx('rounded-md text-xl font-bold text-primary', focusRing)}>
             RuralRoute
           </Link>
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -76,13 +76,16 @@ export function PublicLayout() {
                 {l.label}
               </NavLink>
             ))}
-            <Link to="/auth" className={cn(getStartedClass, 'ml-2')}>
+            <Link to="/auth" className={clsx(getStartedClass, 'ml-2')}>
               Get Started
             </Link>
           </nav>
           <button
             type="button"
-            className={cn('inline-flex size-11 items-center justify-center rounded-md hover:bg-accent md:hidden', focusRing)}
+            className={clsx(
+              'inline-flex size-11 items-center justify-center rounded-md hover:bg-accent md:hidden',
+              focusRing,
+            )}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
             onClick={() => setOpenOn(menuOpen ? null : pathname)}
@@ -103,13 +106,17 @@ export function PublicLayout() {
             <ul className="flex flex-col gap-1 pt-2">
               {NAV_LINKS.map((l) => (
                 <li key={l.to}>
-                  <NavLink to={l.to} end className={({ isActive }) => cn(navLinkClass({ isActive }), 'block py-3 text-base')}>
+                  <NavLink
+                    to={l.to}
+                    end
+                    className={({ isActive }) => clsx(navLinkClass({ isActive }), 'block py-3 text-base')}
+                  >
                     {l.label}
                   </NavLink>
                 </li>
               ))}
               <li>
-                <Link to="/auth" className={cn(getStartedClass, 'mt-2 w-full text-base')}>
+                <Link to="/auth" className={clsx(getStartedClass, 'mt-2 w-full text-base')}>
                   Get Started
                 </Link>
               </li>
@@ -134,7 +141,10 @@ export function PublicLayout() {
               <ul className="mt-3 space-y-2 text-sm">
                 {group.links.map((l) => (
                   <li key={l.to}>
-                    <Link to={l.to} className={cn('rounded text-muted-foreground hover:text-foreground hover:underline', focusRing)}>
+                    <Link
+                      to={l.to}
+                      className={clsx('rounded text-muted-foreground hover:text-foreground hover:underline', focusRing)}
+                    >
                       {l.label}
                     </Link>
                   </li>

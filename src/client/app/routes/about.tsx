@@ -40,9 +40,9 @@ export function Component() {
       <Section title="Our Mission">
         <div className="mx-auto max-w-3xl space-y-4 text-lg">
           <p>
-            In the countryside the nearest pharmacy, hardware store or parcel depot can be an hour away. Someone on
-            your road is probably going there this week. Our mission is to connect that trip with your errand, so
-            fewer people drive alone and nobody goes without.
+            In the countryside the nearest pharmacy, hardware store or parcel depot can be an hour away. Someone on your
+            road is probably going there this week. Our mission is to connect that trip with your errand, so fewer
+            people drive alone and nobody goes without.
           </p>
         </div>
       </Section>
@@ -53,21 +53,21 @@ export function Component() {
         <div className="mx-auto max-w-3xl space-y-4 text-lg">
           <p>
             RuralRoute members are farmers and commuters, retirees and parents, shop owners and students. Some post
-            their weekly trip to town; others need a prescription, a spare part or the week&apos;s groceries brought
-            out to them. Many do both.
+            their weekly trip to town; others need a prescription, a spare part or the week&apos;s groceries brought out
+            to them. Many do both.
           </p>
           <p>
-            Every member confirms they are 18 or older, and every booking shows who is carrying what, so the people
-            you deal with are neighbours you can find again.
+            Every member confirms they are 18 or older, and every booking shows who is carrying what, so the people you
+            deal with are neighbours you can find again.
           </p>
         </div>
       </Section>
       <Section title="Our Story" className="bg-muted">
         <div className="mx-auto max-w-3xl space-y-4 text-lg">
           <p>
-            RuralRoute started around a kitchen table, with a list of neighbours who were already driving into town
-            and a longer list of people who needed something from there. The phone calls and notes on the
-            community board worked, but only for the people who happened to see them.
+            RuralRoute started around a kitchen table, with a list of neighbours who were already driving into town and
+            a longer list of people who needed something from there. The phone calls and notes on the community board
+            worked, but only for the people who happened to see them.
           </p>
           <p>
             We built RuralRoute to do the same thing for every road: a place to post the trip, post the request, and

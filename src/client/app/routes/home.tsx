@@ -5,12 +5,24 @@ import { CtaLink, Section, SignUpBand } from '@/features/public/components/page-
 import { StepList } from '@/features/public/components/steps';
 
 const BENEFITS: readonly Feature[] = [
-  { title: 'Save Money', text: 'Share the cost of trips that are happening anyway instead of paying for a special run.', icon: PiggyBank },
+  {
+    title: 'Save Money',
+    text: 'Share the cost of trips that are happening anyway instead of paying for a special run.',
+    icon: PiggyBank,
+  },
   { title: 'Save Time', text: 'Skip the hour-long drive into town for a single parcel or prescription.', icon: Clock },
   { title: 'Build Community', text: 'Get to know the people down the road and help each other out.', icon: Users },
   { title: 'Travel Greener', text: 'Fewer half-empty trips mean less fuel burned on long country roads.', icon: Leaf },
-  { title: 'Trusted Neighbours', text: 'Member profiles and reviews help you choose who carries your things.', icon: ShieldCheck },
-  { title: 'On Your Schedule', text: 'Post when it suits you and accept only the requests that fit your route.', icon: CalendarCheck },
+  {
+    title: 'Trusted Neighbours',
+    text: 'Member profiles and reviews help you choose who carries your things.',
+    icon: ShieldCheck,
+  },
+  {
+    title: 'On Your Schedule',
+    text: 'Post when it suits you and accept only the requests that fit your route.',
+    icon: CalendarCheck,
+  },
 ];
 
 export function Component() {
@@ -37,7 +49,10 @@ export function Component() {
           </div>
         </div>
       </section>
-      <Section title="How RuralRoute Works" intro="Four simple steps from a trip you were making anyway to a delivery done.">
+      <Section
+        title="How RuralRoute Works"
+        intro="Four simple steps from a trip you were making anyway to a delivery done."
+      >
         <StepList />
       </Section>
       <Section

@@ -17,23 +17,23 @@ export function Component() {
       >
         <PolicySection title="Who can use RuralRoute">
           <p>
-            You must be 18 or older and give your real name and an e-mail address you control. One person, one
-            account. You are responsible for what happens under your account, so keep your password to yourself.
+            You must be 18 or older and give your real name and an e-mail address you control. One person, one account.
+            You are responsible for what happens under your account, so keep your password to yourself.
           </p>
         </PolicySection>
         <PolicySection title="What RuralRoute is">
           <p>
-            RuralRoute is a place where neighbours find each other: drivers post routes they already travel and
-            members post items they need carried. RuralRoute is not a carrier or a transport company. The agreement
-            to carry an item is between the requester and the driver who accepts it.
+            RuralRoute is a place where neighbours find each other: drivers post routes they already travel and members
+            post items they need carried. RuralRoute is not a carrier or a transport company. The agreement to carry an
+            item is between the requester and the driver who accepts it.
           </p>
         </PolicySection>
         <PolicySection title="Posting and accepting">
           <p>
-            Describe rides and requests honestly, including the size of an item and any special handling it needs.
-            When you accept a request, you commit to carrying it as agreed or to telling the requester promptly if
-            you cannot. Drivers must hold a valid licence and insurance for the vehicle they drive and obey the law
-            on the road.
+            Describe rides and requests honestly, including the size of an item and any special handling it needs. When
+            you accept a request, you commit to carrying it as agreed or to telling the requester promptly if you
+            cannot. Drivers must hold a valid licence and insurance for the vehicle they drive and obey the law on the
+            road.
           </p>
         </PolicySection>
         <PolicySection title="Prohibited items">
@@ -47,16 +47,16 @@ export function Component() {
         </PolicySection>
         <PolicySection title="Cancellations and disputes">
           <p>
-            A ride or request can be cancelled before the delivery is confirmed. Refunds follow our cancellation
-            policy. If a delivery goes wrong and you cannot resolve it together, contact us and we will help settle
-            the dispute fairly.
+            A ride or request can be cancelled before the delivery is confirmed. Refunds follow our cancellation policy.
+            If a delivery goes wrong and you cannot resolve it together, contact us and we will help settle the dispute
+            fairly.
           </p>
         </PolicySection>
         <PolicySection title="Respect and safety">
           <p>
             Treat other members with courtesy. Harassment, discrimination, fraud and misuse of another member&apos;s
-            personal details are not allowed and lead to the account being closed. Meet in safe, public places where
-            you can.
+            personal details are not allowed and lead to the account being closed. Meet in safe, public places where you
+            can.
           </p>
         </PolicySection>
         <PolicySection title="Liability">

@@ -32,9 +32,9 @@ export const FAQS: readonly Faq[] = [
     question: 'How much does it cost?',
     answer: (
       <p>
-        Creating an account, posting rides and requests and browsing are free on the Free plan. Plus ($4.99 per
-        month) and Community ($49.99 per year) add extras such as priority listing and charge no service fees. The
-        compensation for a delivery is set by the person who posts the request. Compare the plans on our{' '}
+        Creating an account, posting rides and requests and browsing are free on the Free plan. Plus ($4.99 per month)
+        and Community ($49.99 per year) add extras such as priority listing and charge no service fees. The compensation
+        for a delivery is set by the person who posts the request. Compare the plans on our{' '}
         <Link to="/pricing" className="font-medium text-primary underline underline-offset-4">
           pricing page
         </Link>
@@ -47,9 +47,8 @@ export const FAQS: readonly Faq[] = [
     question: 'How do payments work?',
     answer: (
       <p>
-        Payments are held in escrow: the requester pays up front when a driver accepts, and the money is released to
-        the driver only after the delivery has been completed successfully. Nobody pays for a delivery that did not
-        happen.
+        Payments are held in escrow: the requester pays up front when a driver accepts, and the money is released to the
+        driver only after the delivery has been completed successfully. Nobody pays for a delivery that did not happen.
       </p>
     ),
   },
@@ -58,9 +57,9 @@ export const FAQS: readonly Faq[] = [
     question: 'What if something goes wrong with a delivery?',
     answer: (
       <p>
-        Talk to each other first: most problems are a late start or a missed meet-up. If you cannot sort it out,
-        contact us and we will open a dispute, hear both sides and decide what happens to the payment. Deliveries
-        are insured against loss or damage in transit.
+        Talk to each other first: most problems are a late start or a missed meet-up. If you cannot sort it out, contact
+        us and we will open a dispute, hear both sides and decide what happens to the payment. Deliveries are insured
+        against loss or damage in transit.
       </p>
     ),
   },
@@ -69,8 +68,8 @@ export const FAQS: readonly Faq[] = [
     question: 'How are members verified?',
     answer: (
       <p>
-        Every member confirms they are 18 or older when signing up. Community verification adds ID checks, and
-        reviews after every delivery build a track record you can see before you accept or hand over anything.
+        Every member confirms they are 18 or older when signing up. Community verification adds ID checks, and reviews
+        after every delivery build a track record you can see before you accept or hand over anything.
       </p>
     ),
   },
@@ -90,8 +89,8 @@ export const FAQS: readonly Faq[] = [
     answer: (
       <>
         <p>
-          Everyday items a neighbour can safely carry in their car: groceries, parcels, hardware and store or
-          restaurant pickups. The following are prohibited:
+          Everyday items a neighbour can safely carry in their car: groceries, parcels, hardware and store or restaurant
+          pickups. The following are prohibited:
         </p>
         <ul className="mt-2 list-disc space-y-1 pl-6">
           {PROHIBITED_ITEMS.map((item) => (
@@ -129,12 +128,13 @@ export function FaqAccordion() {
           <Accordion.Header className="m-0">
             <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left text-lg font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring">
               {faq.question}
-              <ChevronDown aria-hidden className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180" />
+              <ChevronDown
+                aria-hidden
+                className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
+              />
             </Accordion.Trigger>
           </Accordion.Header>
-          <Accordion.Content className="px-5 pb-5 text-muted-foreground">
-            {faq.answer}
-          </Accordion.Content>
+          <Accordion.Content className="px-5 pb-5 text-muted-foreground">{faq.answer}</Accordion.Content>
         </Accordion.Item>
       ))}
     </Accordion.Root>

@@ -1,6 +1,6 @@
 import type * as React from 'react';
 import { Link } from 'react-router';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 /** The opening of a public page: its one <h1> and a short lead. */
 export function PageHero({ title, lead, children }: { title: string; lead: string; children?: React.ReactNode }) {
@@ -30,7 +30,7 @@ export function Section({
 }) {
   const headingId = id ?? `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (
-    <section aria-labelledby={headingId} className={cn('px-4 py-12 md:py-16', className)}>
+    <section aria-labelledby={headingId} className={clsx('px-4 py-12 md:py-16', className)}>
       <div className="mx-auto max-w-6xl">
         <div className="mx-auto mb-10 max-w-2xl text-center">
           <h2 id={headingId} className="text-2xl font-bold tracking-tight md:text-3xl">
@@ -59,7 +59,7 @@ export function CtaLink({
   return (
     <Link
       to={to}
-      className={cn(
+      className={clsx(
         'inline-flex h-12 items-center justify-center rounded-md px-6 text-base font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
         variant === 'primary'
           ? 'bg-primary text-primary-foreground hover:bg-primary/90'

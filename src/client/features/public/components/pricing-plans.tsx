@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
-import { cn } from '@/lib/utils';
+import { clsx } from 'clsx';
 
 export interface Plan {
   name: string;
@@ -58,7 +58,7 @@ export function PricingPlans() {
         return (
           <li
             key={plan.name}
-            className={cn(
+            className={clsx(
               'flex flex-col rounded-lg border bg-card p-6 shadow-sm',
               plan.highlighted && 'border-2 border-primary',
             )}
@@ -88,7 +88,7 @@ export function PricingPlans() {
             </ul>
             <Link
               to="/auth?tab=signup"
-              className={cn(
+              className={clsx(
                 'mt-8 inline-flex h-11 items-center justify-center rounded-md px-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
                 plan.highlighted
                   ? 'bg-primary text-primary-foreground hover:bg-primary/90'
