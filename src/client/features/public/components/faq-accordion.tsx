@@ -125,14 +125,17 @@ export function FaqAccordion() {
     <Accordion.Root type="single" collapsible className="divide-y rounded-lg border bg-card">
       {FAQS.map((faq) => (
         <Accordion.Item key={faq.id} value={faq.id}>
-          <Accordion.Header className="m-0">
-            <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left text-lg font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring">
-              {faq.question}
-              <ChevronDown
-                aria-hidden
-                className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
-              />
-            </Accordion.Trigger>
+          {/* h2: the questions sit directly under the page's h1. */}
+          <Accordion.Header asChild>
+            <h2 className="m-0">
+              <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left text-lg font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring">
+                {faq.question}
+                <ChevronDown
+                  aria-hidden
+                  className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
+                />
+              </Accordion.Trigger>
+            </h2>
           </Accordion.Header>
           <Accordion.Content className="px-5 pb-5 text-muted-foreground">{faq.answer}</Accordion.Content>
         </Accordion.Item>
