@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localToday, formatLongDate } from '../../shared/dates';
+import { SITE_CONFIG_TOKENS } from '../../shared/site-config';
+import { createApp } from '../app';
+import { openDatabase, type Database } from '../db/client';
+import { testEnv } from '../test/harness';
+
+const T = SITE_CONFIG_TOKENS;
+const page = (body: string) =>
+  `<!doctype html><html><head><script id="rr-site-config" type="application/json">${JSON.stringify(T)}</script></head><body><div id="root">${body}</div></body></html>`;
+
+let dir: string;
+let database: Database;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  // A client build in miniature: '/' and '/privacy' prerendered, plus the shell for the other routes.
+  dir = mkdtempSync(join(tmpdir(), 'rr-static-'));
+  writeFileSync(join(dir, 'index.html'), page('<h1>Home</h1>'));
+  writeFileSync(join(dir, 'shell.html'), page('<!--app-html-->'));
+  mkdirSync(join(dir, 'privacy'));
+  writeFileSync(
+    join(dir, 'privacy', 'index.html'),
+    page(`<p>Last updated: ${T.todayLong}</p><a href="mailto:${T.supportEmail}">${T.supportEmail}</a>`),
+  );
+  mkdirSync(join(dir, 'contact'));
+  writeFileSync(join(dir, 'contact', 'index.html'), page(`<a href="${T.supportPhoneHref}">${T.supportPhone}</a>`));
+  database = await openDatabase({ dataDir: 'memory://' });
+  const env = testEnv({ SUPPORT_EMAIL: 'help@valley.example', SUPPORT_PHONE: '+1 (555) 010-2000' });
+  app = createApp({ db: database.db, env, clientDir: dir });
+});
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('serving the public pages', () => {
+  it('writes the configured support e-mail and phone and the day of the request into prerendered pages', async () => {
+    const privacy = await (await app.request('/privacy')).text();
+    expect(privacy).toContain(`Last updated: ${formatLongDate(localToday())}`);
+    expect(privacy).toContain('<a href="mailto:help@valley.example">help@valley.example</a>');
+    expect(privacy).toContain(`"today":"${localToday()}"`);
+    expect(privacy).not.toContain('__RR_');
+    const contact = await (await app.request('/contact/')).text();
+    expect(contact).toContain('<a href="tel:+15550102000">+1 (555) 010-2000</a>');
+  });
+
+  it('sends the prerendered page for its path, the shell for client-only routes, 404 for unknown ones', async () => {
+    const home = await app.request('/');
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('<h1>Home</h1>');
+    const auth = await app.request('/auth');
+    expect(auth.status).toBe(200);
+    const authHtml = await auth.text();
+    expect(authHtml).toContain('<!--app-html-->');
+    expect(authHtml).toContain('"supportEmail":"help@valley.example"');
+    const missing = await app.request('/no/such/page');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<!--app-html-->');
+  });
+});
