@@ -48,8 +48,40 @@ function pageChunks(manifest: Manifest, modules: string[]): string[] {
 }
 
 /**
+ * Puts the stylesheet into the page itself: on a slow mobile link the page then paints as soon as its HTML
+ * arrives, instead of after a second round trip for render-blocking CSS (about 6 KB compressed).
+ */
+function inlineStylesheets(html: string, outDir: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (_tag, file: string) => {
+    const css = readFileSync(join(outDir, file), 'utf8');
+    if (css.includes('</style')) throw new Error(`prerender: ${file} cannot be inlined`);
+    return `<style>${css}</style>`;
+  });
+}
+
+/**
+ * A prerendered page loads its scripts through /boot.js once its HTML has painted, instead of from <head>:
+ * the module script and preloads Vite put there are replaced by the list of chunks boot.js loads.
+ */
+function bootAfterPaint(html: string, chunks: string[]): string {
+  const entry = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/);
+  if (!entry) throw new Error('prerender: no module script in index.html');
+  const list = [entry[1]!, ...chunks.map((f) => `/${f}`)];
+  return html
+    .replace(entry[0], '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, (tag) => {
+      list.splice(1, 0, tag.match(/href="([^"]+)"/)![1]!);
+      return '';
+    })
+    .replace(
+      '</head>',
+      `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script><script type="module" src="/boot.js"></script></head>`,
+    );
+}
+
+/**
  * After the client build, renders every public page with scripts/prerender.tsx (loaded through Vite's SSR loader
- * so aliases and TSX work) into a copy of index.html: the page's markup, <title>, description and chunk preloads,
+ * so aliases and TSX work) into a copy of index.html: the page's markup, <title>, description, inline CSS and its chunks,
  * written to dist/client/<path>/index.html, which the server sends for that path.
  * Kept in this file: a local import here would make Vite's config loader warn about extensionless imports.
  */
@@ -81,15 +113,12 @@ function prerender(): Plugin {
         const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
         for (const page of mod.PRERENDERED_PAGES) {
           const { body, head } = await mod.renderPage(page.path);
-          const preloads = pageChunks(manifest, page.modules)
-            .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
-            .join('');
           const root = '<div id="root"><!--app-html--></div>';
           if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-          const html = template
+          const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules))
             .replace(/<title>[^<]*<\/title>/, '')
             .replace(/<meta\s+name="description"[^>]*>/, '')
-            .replace('</head>', `${head}${preloads}</head>`)
+            .replace('</head>', `${head}</head>`)
             .replace(root, () => `<div id="root">${body}</div>`);
           const dir = join(outDir, page.path);
           mkdirSync(dir, { recursive: true });

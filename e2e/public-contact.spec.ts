@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { contactMessages } from '../src/server/db/schema';
 import { expectNoAxeViolations, expectToast } from './fixtures';
 import { startAppServer, type AppServer } from './public-app-server';
+import { openPage } from './public-helpers';
 
 const SUPPORT = { SUPPORT_EMAIL: 'help@valley-route.example', SUPPORT_PHONE: '+1 (555) 010-2000' };
 
@@ -29,7 +30,7 @@ async function fillForm(page: Page, values: { name: string; email: string; subje
 }
 
 test('shows the configured support e-mail and phone, and the location', async ({ page, app }) => {
-  await page.goto(`${app.url}/contact`);
+  await openPage(page, `${app.url}/contact`);
   await expect(page.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeVisible();
   const email = page.getByRole('link', { name: SUPPORT.SUPPORT_EMAIL });
   await expect(email).toHaveAttribute('href', `mailto:${SUPPORT.SUPPORT_EMAIL}`);
@@ -37,7 +38,7 @@ test('shows the configured support e-mail and phone, and the location', async ({
   await expect(page.getByRole('heading', { name: 'Location' })).toBeVisible();
   await expect(page.getByText('Rural America')).toBeVisible();
   // The privacy policy names the same address.
-  await page.goto(`${app.url}/privacy`);
+  await openPage(page, `${app.url}/privacy`);
   await expect(page.getByRole('link', { name: SUPPORT.SUPPORT_EMAIL }).first()).toBeVisible();
 });
 
@@ -46,7 +47,7 @@ test('a message sent through the form is stored, confirmed with a toast, and the
   app,
 }) => {
   const subject = `Feed store run ${Date.now()}`;
-  await page.goto(`${app.url}/contact`);
+  await openPage(page, `${app.url}/contact`);
   const form = await fillForm(page, {
     name: '  June Barley ',
     email: 'june.barley@example.com',
@@ -68,7 +69,7 @@ test('a message sent through the form is stored, confirmed with a toast, and the
 
 test('bad input is refused with the schema message, in the browser and by the server', async ({ page, app }) => {
   const before = (await app.db.select().from(contactMessages)).length;
-  await page.goto(`${app.url}/contact`);
+  await openPage(page, `${app.url}/contact`);
   const form = page.getByRole('form', { name: 'Send us a message' });
   await form.getByRole('button', { name: 'Send Message' }).click();
   await expectToast(page, 'Validation Error', 'Name is required');
@@ -92,7 +93,7 @@ test('bad input is refused with the schema message, in the browser and by the se
 });
 
 test('a failed send shows an Error toast and keeps what was typed', async ({ page, app }) => {
-  await page.goto(`${app.url}/contact`);
+  await openPage(page, `${app.url}/contact`);
   await page.route('**/api/contact', (route) => route.abort('internetdisconnected'));
   const form = await fillForm(page, {
     name: 'Ray Ford',
@@ -108,7 +109,7 @@ test('a failed send shows an Error toast and keeps what was typed', async ({ pag
 test('too many messages from one address get the Error toast with the wait', async ({ page }) => {
   const strict = await startAppServer({ CONTACT_PER_IP_MAX: '1' });
   try {
-    await page.goto(`${strict.url}/contact`);
+    await openPage(page, `${strict.url}/contact`);
     const values = { name: 'Ivy Lane', email: 'ivy@example.com', subject: 'One', message: 'First message.' };
     const form = await fillForm(page, values);
     await form.getByRole('button', { name: 'Send Message' }).click();
@@ -123,7 +124,7 @@ test('too many messages from one address get the Error toast with the wait', asy
 });
 
 test('the contact page passes axe, at desktop width and at 390px', async ({ page, app }) => {
-  await page.goto(`${app.url}/contact`);
+  await openPage(page, `${app.url}/contact`);
   await expectNoAxeViolations(page);
   await page.getByRole('form', { name: 'Send us a message' }).getByRole('button', { name: 'Send Message' }).click();
   await expectToast(page, 'Validation Error');

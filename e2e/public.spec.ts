@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './fixtures';
+import { openPage } from './public-helpers';
 
 interface PublicPage {
   path: string;
@@ -103,7 +104,7 @@ for (const p of PAGES) {
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
-    const res = await page.goto(p.path);
+    const res = await openPage(page, p.path);
     expect(res?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(p.h1);
     await expect(page).toHaveTitle(p.title);
@@ -130,13 +131,13 @@ test('the pages are readable before any script runs (prerendered HTML)', async (
 
 test('privacy and terms were last updated today, in long date format', async ({ page }) => {
   for (const path of ['/privacy', '/terms']) {
-    await page.goto(path);
+    await openPage(page, path);
     await expect(page.getByText(`Last updated: ${await browserTodayLong(page)}`)).toBeVisible();
   }
 });
 
 test('the privacy policy covers what is stored and the right to access, correct and delete', async ({ page }) => {
-  await page.goto('/privacy');
+  await openPage(page, '/privacy');
   const main = page.getByRole('main');
   for (const stored of ['Your account:', 'Your profile:', 'Rides you post:', 'Delivery requests you post:']) {
     await expect(main.getByText(stored)).toBeVisible();
@@ -151,7 +152,7 @@ test('the privacy policy covers what is stored and the right to access, correct 
 
 test('the top navigation and the footer reach every public page', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/');
+  await openPage(page, '/');
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const [label, path, h1] of [
     ['How It Works', '/how-it-works', 'How It Works'],
@@ -187,7 +188,7 @@ test('the top navigation and the footer reach every public page', async ({ page 
 
 test('each plan button opens sign-up on /auth', async ({ page }) => {
   for (const action of ['Start with Free', 'Choose Plus', 'Choose Community']) {
-    await page.goto('/pricing');
+    await openPage(page, '/pricing');
     await page.getByRole('link', { name: action }).click();
     await expect(page).toHaveURL(/\/auth\?tab=signup$/);
     await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
@@ -195,7 +196,7 @@ test('each plan button opens sign-up on /auth', async ({ page }) => {
 });
 
 test('the pricing plans list their contents from the spec', async ({ page }) => {
-  await page.goto('/pricing');
+  await openPage(page, '/pricing');
   const plans = {
     Free: ['Unlimited ride requests', 'Browse rides', 'Verified profiles', 'Basic messaging', 'Standard support'],
     Plus: ['Priority listing', 'Advanced route planning', 'Delivery insurance', 'Premium support', 'No service fees'],
@@ -208,7 +209,7 @@ test('the pricing plans list their contents from the spec', async ({ page }) => 
 });
 
 test('the FAQ opens one answer at a time, by mouse', async ({ page }) => {
-  await page.goto('/faq');
+  await openPage(page, '/faq');
   const questions = page.getByRole('main').getByRole('button');
   await expect(questions).toHaveText(FAQ_QUESTIONS);
   const q = (name: string) => page.getByRole('button', { name });
@@ -234,7 +235,7 @@ test('the FAQ opens one answer at a time, by mouse', async ({ page }) => {
 });
 
 test('the FAQ works by keyboard alone', async ({ page }) => {
-  await page.goto('/faq');
+  await openPage(page, '/faq');
   const q = (name: string) => page.getByRole('button', { name });
   await q(FAQ_QUESTIONS[0]!).focus();
   await page.keyboard.press('Enter');
@@ -259,7 +260,7 @@ test('the FAQ works by keyboard alone', async ({ page }) => {
 
 test('below 768px the navigation is a menu behind a toggle', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/');
+  await openPage(page, '/');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
   const toggle = page.getByRole('button', { name: 'Open menu' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -293,13 +294,13 @@ test('a first visit to a public page loads no dashboard, query or toast code', a
   page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
   for (const path of ['/', '/how-it-works', '/pricing', '/about', '/faq', '/privacy', '/terms']) {
     scripts.length = 0;
-    await page.goto(path);
+    await openPage(page, path);
     await page.waitForLoadState('networkidle');
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((s) => /dashboard|sidebar|session|query|toast|sonner/.test(s))).toEqual([]);
   }
   scripts.length = 0;
-  await page.goto('/contact');
+  await openPage(page, '/contact');
   await page.waitForLoadState('networkidle');
   expect(scripts.filter((s) => /dashboard|sidebar/.test(s))).toEqual([]);
 });
@@ -307,7 +308,7 @@ test('a first visit to a public page loads no dashboard, query or toast code', a
 test('an unknown path shows the 404 page with a 404 status and logs the path', async ({ page }) => {
   const messages: string[] = [];
   page.on('console', (m) => messages.push(m.text()));
-  const res = await page.goto('/pricing/nothing-here');
+  const res = await openPage(page, '/pricing/nothing-here');
   expect(res?.status()).toBe(404);
   await expect(page.getByText('Oops! Page not found')).toBeVisible();
   await expect.poll(() => messages.some((m) => m.includes('/pricing/nothing-here'))).toBe(true);
@@ -320,11 +321,11 @@ for (const width of [1280, 390]) {
   test(`every public page passes axe at ${width}px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     for (const p of [...PAGES.map((x) => x.path), '/auth']) {
-      await page.goto(p);
+      await openPage(page, p);
       await page.waitForLoadState('networkidle');
       await expectNoAxeViolations(page);
     }
-    await page.goto('/faq');
+    await openPage(page, '/faq');
     await page.getByRole('button', { name: FAQ_QUESTIONS[6]! }).click();
     await expectNoAxeViolations(page);
   });

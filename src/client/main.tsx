@@ -4,6 +4,12 @@ import { RouterProvider } from 'react-router/dom';
 import { createRouter, resolveLazyRoutes } from './app/router';
 import './styles.css';
 
+// The CSP forbids eval. Zod probes for it with `new Function` whenever it builds an object schema (for its JIT), and
+// the browser reports each probe as a CSP violation; `jitless` skips it. Zod keeps its settings in this global,
+// read when zod loads (always later, in a page's chunk): setting it here keeps zod itself out of the entry.
+// src/client/lib/zod-jitless.test.ts checks that zod still honours it.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+
 async function start() {
   const container = document.getElementById('root')!;
   // Prerendered pages arrive with their HTML (see scripts/prerender.tsx); the rest start from an empty shell.

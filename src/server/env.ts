@@ -4,7 +4,7 @@ import {
   DEFAULT_SUPPORT_PHONE,
   SUPPORT_EMAIL_PATTERN,
   SUPPORT_PHONE_PATTERN,
-} from '../shared/contact';
+} from '../shared/site-config';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 const bool = (def: boolean) =>

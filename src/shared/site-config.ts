@@ -1,5 +1,19 @@
-import { DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, phoneHref } from './contact';
 import { formatLongDate, localToday } from './dates';
+
+/** Shown on /contact and in the policies until the operator configures SUPPORT_EMAIL / SUPPORT_PHONE. */
+export const DEFAULT_SUPPORT_EMAIL = 'support@ruralroute.app';
+export const DEFAULT_SUPPORT_PHONE = '1-800-555-0199';
+
+/** A plain e-mail address: nothing in it needs escaping in HTML, an attribute or JSON. */
+export const SUPPORT_EMAIL_PATTERN = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
+/** A phone number as people write it: digits, spaces, +, -, ., parentheses (nothing that needs HTML escaping). */
+export const SUPPORT_PHONE_PATTERN = /^\+?[0-9(][0-9 ().-]{2,28}[0-9]$/;
+
+/** 'tel:' form of a phone number (digits and a leading +). */
+export function phoneHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
 
 /**
  * Values the public pages show that are only known when a page is served: the configured support e-mail and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, phoneHref } from '../../shared/contact';
+import { DEFAULT_SUPPORT_EMAIL, DEFAULT_SUPPORT_PHONE, phoneHref } from '../../shared/site-config';
 import { readEnv } from '../env';
 
 describe('contact settings', () => {

@@ -1,0 +1,183 @@
+/**
+ * Figures for the public site (issue 3): for each public page, the bytes a first visit transfers (compressed
+ * JavaScript and everything together, with Accept-Encoding: br as browsers send it over HTTPS) and Lighthouse's
+ * mobile scores (default simulated slow-4G throttling) with LCP, against the built app on a fresh database.
+ * Usage: npm run bench:pages   (BENCH_LIGHTHOUSE_PAGES=/,/pricing,/faq to limit the Lighthouse runs)
+ * Exits 1 when a budget is missed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { PUBLIC_PATHS } from '../src/shared/routes';
+import { printTable, startServer, stopServer } from './lib';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const KIB = 1024;
+const BUDGET = { jsKib: 100, totalKib: 250, perf: 95, a11y: 100, bestPractices: 95, seo: 95, lcpMs: 2000 };
+const BUDGETED_PAGES = ['/', '/pricing', '/faq'];
+const PAGES = PUBLIC_PATHS.filter((p) => p !== '/auth');
+const LIGHTHOUSE_PAGES = (process.env.BENCH_LIGHTHOUSE_PAGES?.split(',') ?? PAGES).map((p) => p.trim());
+
+interface Transfer {
+  /** Compressed bytes of JavaScript bodies as received (headers not counted). */
+  jsBytes: number;
+  /** Everything on the wire: headers and bodies of every response. */
+  totalBytes: number;
+  requests: number;
+  encodings: string[];
+}
+
+/** One first visit in a fresh browser context: bytes on the wire per resource, as Chromium's network stack saw them. */
+async function measureTransfer(base: string): Promise<Map<string, Transfer>> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const out = new Map<string, Transfer>();
+  try {
+    for (const path of PAGES) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      // Chromium offers br only over HTTPS; a deployment serves HTTPS, so ask for it as browsers there do.
+      await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'br, gzip, deflate' } });
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      const kinds = new Map<string, { type: string; encoding: string }>();
+      const t: Transfer = { jsBytes: 0, totalBytes: 0, requests: 0, encodings: [] };
+      cdp.on('Network.responseReceived', (e) => {
+        const encoding = e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'] ?? 'none';
+        kinds.set(e.requestId, { type: e.type, encoding });
+      });
+      cdp.on('Network.dataReceived', (e) => {
+        if (kinds.get(e.requestId)?.type === 'Script') t.jsBytes += e.encodedDataLength;
+      });
+      cdp.on('Network.loadingFinished', (e) => {
+        const kind = kinds.get(e.requestId);
+        t.totalBytes += e.encodedDataLength;
+        t.requests += 1;
+        if (kind?.type === 'Script' && !t.encodings.includes(kind.encoding)) t.encodings.push(kind.encoding);
+      });
+      const res = await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+      if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`);
+      // Hydrated, and anything the page fetches once it is interactive counts too.
+      await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      out.set(path, t);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
+interface Scores {
+  perf: number;
+  a11y: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  failing: string[];
+}
+
+async function runLighthouse(base: string): Promise<Map<string, Scores>> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const out = new Map<string, Scores>();
+  try {
+    for (const path of LIGHTHOUSE_PAGES) {
+      const result = await lighthouse(`${base}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+      const { categories, audits } = result.lhr;
+      const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+      // Audits that cost points, to say why a score is below 100.
+      const failing = Object.values(categories)
+        .flatMap((c) => c.auditRefs.filter((r) => r.weight > 0).map((r) => audits[r.id]))
+        .filter((a) => a && a.score !== null && a.score < 0.9)
+        .map((a) => a!.id);
+      out.set(path, {
+        perf: score('performance'),
+        a11y: score('accessibility'),
+        bestPractices: score('best-practices'),
+        seo: score('seo'),
+        lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
+        failing,
+      });
+    }
+  } finally {
+    chrome.kill();
+  }
+  return out;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-bench-pages-'));
+  const { child, port } = await startServer({ DATA_DIR: dir, NODE_ENV: 'production' });
+  const base = `http://localhost:${port}`;
+  let missed: string[] = [];
+  try {
+    const transfer = await measureTransfer(base);
+    const scores = await runLighthouse(base);
+    const rows = PAGES.map((path) => {
+      const t = transfer.get(path)!;
+      const s = scores.get(path);
+      return {
+        page: path,
+        'JS KiB': (t.jsBytes / KIB).toFixed(1),
+        'total KiB': (t.totalBytes / KIB).toFixed(1),
+        requests: t.requests,
+        'JS encoding': t.encodings.join('+'),
+        perf: s?.perf ?? '-',
+        a11y: s?.a11y ?? '-',
+        'best pr.': s?.bestPractices ?? '-',
+        seo: s?.seo ?? '-',
+        'LCP ms': s?.lcpMs ?? '-',
+        'audits < 0.9': s?.failing.join(' ') || '',
+      };
+    });
+    console.log(
+      `\nPublic pages, first visit. JS KiB: compressed JavaScript bodies; total KiB: all bytes on the wire incl. ` +
+        `headers. Chromium ${CHROMIUM}; Lighthouse 12 mobile, simulated slow 4G.\n`,
+    );
+    printTable(rows);
+
+    missed = PAGES.flatMap((path) => {
+      const t = transfer.get(path)!;
+      const s = scores.get(path);
+      const m: string[] = [];
+      if (path === '/' && t.jsBytes > BUDGET.jsKib * KIB) m.push(`${path}: JS over ${BUDGET.jsKib} KiB`);
+      if (path === '/' && t.totalBytes > BUDGET.totalKib * KIB) m.push(`${path}: total over ${BUDGET.totalKib} KiB`);
+      if (s && BUDGETED_PAGES.includes(path)) {
+        if (s.perf < BUDGET.perf) m.push(`${path}: performance ${s.perf} < ${BUDGET.perf}`);
+        if (s.a11y < BUDGET.a11y) m.push(`${path}: accessibility ${s.a11y} < ${BUDGET.a11y}`);
+        if (s.bestPractices < BUDGET.bestPractices) m.push(`${path}: best practices ${s.bestPractices}`);
+        if (s.seo < BUDGET.seo) m.push(`${path}: SEO ${s.seo} < ${BUDGET.seo}`);
+        if (!(s.lcpMs < BUDGET.lcpMs)) m.push(`${path}: LCP ${s.lcpMs} ms`);
+      }
+      return m;
+    });
+    console.log(
+      `\nBudgets: first visit to / at most ${BUDGET.jsKib} KiB compressed JS and ${BUDGET.totalKib} KiB in all; ` +
+        `on ${BUDGETED_PAGES.join(', ')} performance >= ${BUDGET.perf}, accessibility ${BUDGET.a11y}, ` +
+        `best practices >= ${BUDGET.bestPractices}, SEO >= ${BUDGET.seo}, LCP < ${BUDGET.lcpMs} ms.`,
+    );
+    console.log(missed.length ? `MISSED:\n  ${missed.join('\n  ')}` : 'All budgets met.');
+  } finally {
+    await stopServer(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(missed.length ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
