@@ -42,8 +42,8 @@ function pageChunks(manifest: Manifest, modules: string[]): string[] {
     keys.forEach(visit);
     return files;
   };
-  const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0];
-  const loaded = reach(entry ? [entry] : []);
+  // What the app's entry (index.html's module script) already loads.
+  const loaded = reach(['index.html']);
   return [...reach(modules)].filter((f) => !loaded.has(f));
 }
 
@@ -60,10 +60,10 @@ function inlineStylesheets(html: string, outDir: string): string {
 }
 
 /**
- * A prerendered page loads its scripts through /boot.js once its HTML has painted, instead of from <head>:
- * the module script and preloads Vite put there are replaced by the list of chunks boot.js loads.
+ * A prerendered page loads its scripts through src/client/boot.ts once its HTML has painted, instead of from
+ * <head>: the module script and preloads Vite put there are replaced by the list of chunks boot loads.
  */
-function bootAfterPaint(html: string, chunks: string[]): string {
+function bootAfterPaint(html: string, chunks: string[], boot: string): string {
   const entry = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/);
   if (!entry) throw new Error('prerender: no module script in index.html');
   const list = [entry[1]!, ...chunks.map((f) => `/${f}`)];
@@ -75,7 +75,7 @@ function bootAfterPaint(html: string, chunks: string[]): string {
     })
     .replace(
       '</head>',
-      `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script><script type="module" src="/boot.js"></script></head>`,
+      `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script><script type="module" src="/${boot}"></script></head>`,
     );
 }
 
@@ -100,6 +100,8 @@ function prerender(): Plugin {
       // The shell stays available for the pages rendered in the browser only (/auth, /dashboard, 404).
       writeFileSync(join(outDir, 'shell.html'), template);
       const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+      const boot = manifest['src/client/boot.ts']?.file;
+      if (!boot) throw new Error('prerender: src/client/boot.ts is not in the build manifest');
       const server = await createServer({
         root: config.root,
         configFile: false,
@@ -115,7 +117,7 @@ function prerender(): Plugin {
           const { body, head } = await mod.renderPage(page.path);
           const root = '<div id="root"><!--app-html--></div>';
           if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-          const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules))
+          const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
             .replace(/<title>[^<]*<\/title>/, '')
             .replace(/<meta\s+name="description"[^>]*>/, '')
             .replace('</head>', `${head}</head>`)
@@ -145,6 +147,8 @@ export default defineConfig({
     manifest: true,
     // Every browser that runs ES2022 supports <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
+    // boot.ts is its own entry: prerendered pages load it instead of the app's entry (see bootAfterPaint).
+    rolldownOptions: { input: { index: 'index.html', boot: 'src/client/boot.ts' } },
   },
   server: {
     port: 5173,
