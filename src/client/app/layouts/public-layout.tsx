@@ -37,18 +37,25 @@ const FOOTER_GROUPS = [
   },
 ] as const;
 
+// Class lists are joined with clsx, not tailwind-merge (kept out of the entry), so none may set the same property
+// twice: each variant below spells out its own size.
 const focusRing = 'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
-const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  clsx(
-    'rounded-md px-3 py-2 text-sm font-medium hover:bg-accent',
-    focusRing,
-    isActive ? 'text-primary underline underline-offset-8' : 'text-foreground',
-  );
+const navLinkClass =
+  (size: 'bar' | 'menu') =>
+  ({ isActive }: { isActive: boolean }) =>
+    clsx(
+      'rounded-md px-3 font-medium hover:bg-accent',
+      size === 'bar' ? 'py-2 text-sm' : 'block py-3 text-base',
+      focusRing,
+      isActive ? 'text-primary underline underline-offset-8' : 'text-foreground',
+    );
 // A link styled as the primary button; kept here rather than <Button asChild> so the public entry stays small.
-const getStartedClass = clsx(
-  'inline-flex h-11 items-center justify-center rounded-md bg-primary px-4 text-sm font-medium text-primary-foreground hover:bg-primary/90 focus-visible:ring-offset-2',
-  focusRing,
-);
+const getStartedClass = (size: 'bar' | 'menu') =>
+  clsx(
+    'inline-flex h-11 items-center justify-center rounded-md bg-primary px-4 font-medium text-primary-foreground hover:bg-primary/90 focus-visible:ring-offset-2',
+    size === 'bar' ? 'ml-2 text-sm' : 'mt-2 w-full text-base',
+    focusRing,
+  );
 
 /** Layout of every public page: top navigation (a toggled menu below 768px), the page, and the footer. */
 export function PublicLayout() {
@@ -72,11 +79,11 @@ export function PublicLayout() {
           </Link>
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
             {NAV_LINKS.map((l) => (
-              <NavLink key={l.to} to={l.to} end className={navLinkClass}>
+              <NavLink key={l.to} to={l.to} end className={navLinkClass('bar')}>
                 {l.label}
               </NavLink>
             ))}
-            <Link to="/auth" className={clsx(getStartedClass, 'ml-2')}>
+            <Link to="/auth" className={getStartedClass('bar')}>
               Get Started
             </Link>
           </nav>
@@ -106,17 +113,13 @@ export function PublicLayout() {
             <ul className="flex flex-col gap-1 pt-2">
               {NAV_LINKS.map((l) => (
                 <li key={l.to}>
-                  <NavLink
-                    to={l.to}
-                    end
-                    className={({ isActive }) => clsx(navLinkClass({ isActive }), 'block py-3 text-base')}
-                  >
+                  <NavLink to={l.to} end className={navLinkClass('menu')}>
                     {l.label}
                   </NavLink>
                 </li>
               ))}
               <li>
-                <Link to="/auth" className={clsx(getStartedClass, 'mt-2 w-full text-base')}>
+                <Link to="/auth" className={getStartedClass('menu')}>
                   Get Started
                 </Link>
               </li>

@@ -59,8 +59,8 @@ export function PricingPlans() {
           <li
             key={plan.name}
             className={clsx(
-              'flex flex-col rounded-lg border bg-card p-6 shadow-sm',
-              plan.highlighted && 'border-2 border-primary',
+              'flex flex-col rounded-lg bg-card p-6 shadow-sm',
+              plan.highlighted ? 'border-2 border-primary' : 'border',
             )}
           >
             <div className="flex items-center justify-between gap-2">
