@@ -26,7 +26,11 @@ async function coldStarts() {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const med = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 50);
+  const med = (xs: number[]) =>
+    percentile(
+      [...xs].sort((x, y) => x - y),
+      50,
+    );
   return { fresh: med(fresh), existing: med(existing) };
 }
 
@@ -47,7 +51,11 @@ async function signInLatency() {
     const times: number[] = [];
     for (let i = 0; i < SIGNINS; i++) {
       const t = performance.now();
-      const res = await fetch(`${base}/sign-in`, { method: 'POST', headers, body: JSON.stringify({ email, password }) });
+      const res = await fetch(`${base}/sign-in`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email, password }),
+      });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
       times.push(performance.now() - t);

@@ -13,7 +13,10 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts `npm start` (tsx src/server/main.ts) and resolves once /api/health answers, with the elapsed ms. */
-export async function startServer(env: Record<string, string>, timeoutMs = 120_000): Promise<{ child: ChildProcess; ms: number; port: number }> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<{ child: ChildProcess; ms: number; port: number }> {
   const port = Number(env.PORT ?? (await freePort()));
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
