@@ -2,12 +2,15 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { MemoryRouter } from 'react-router';
+import { toast } from 'sonner';
 import { vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';
 import { Toaster } from '@/components/ui/toaster';
 
 /** Renders with the app's real QueryClient setup (incl. the error-toast cache), a router and the toaster. */
 export function renderWithProviders(ui: React.ReactElement) {
+  // sonner keeps toasts in a module-level store that a new <Toaster> replays; start each test without them.
+  toast.dismiss();
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
   return {

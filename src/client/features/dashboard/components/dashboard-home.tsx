@@ -1,6 +1,8 @@
 import { Car, CheckCircle2, Package, Truck } from 'lucide-react';
+import type * as React from 'react';
 import type { Activity } from '../../../../shared/marketplace';
 import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { formatInstant } from '@/lib/format';
 import { useDashboard } from '../api/dashboard';
@@ -51,11 +53,18 @@ export function DashboardHome() {
     </div>
   ) : null;
 
-  return (
-    <DashboardOverview
-      stats={dashboard.isError && !data ? undefined : stats}
-      alert={alert}
-      activity={data && data.activity.length > 0 ? <ActivityList items={data.activity} /> : undefined}
-    />
-  );
+  // The spec's "no recent activity" text only once we know there is none, never while loading or after a failure.
+  let activity: React.ReactNode;
+  if (data) activity = data.activity.length > 0 ? <ActivityList items={data.activity} /> : undefined;
+  else if (dashboard.isError) activity = <p className="text-muted-foreground">Recent activity could not be loaded.</p>;
+  else
+    activity = (
+      <div role="status" className="space-y-3">
+        <span className="sr-only">Loading recent activity...</span>
+        <Skeleton className="h-5 w-3/4" />
+        <Skeleton className="h-5 w-1/2" />
+      </div>
+    );
+
+  return <DashboardOverview stats={dashboard.isError && !data ? undefined : stats} alert={alert} activity={activity} />;
 }

@@ -8,6 +8,7 @@ import { RequestDetails } from './request-details';
 
 export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
   const accept = useAcceptRequest();
+  const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
   return (
     <Card>
       <CardHeader className="space-y-1">
@@ -22,10 +23,14 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
           // Users cannot accept their own request (the server refuses it too).
           <Badge tone="green">Your request</Badge>
         ) : (
-          <Button disabled={accept.isPending} onClick={() => accept.mutate(request.id)}>
+          <Button
+            disabled={accept.isPending}
+            // The visible word first (label in name), then which request, since every card has an Accept.
+            aria-label={`${acceptLabel} request ${request.title}`}
+            onClick={() => accept.mutate(request.id)}
+          >
             <Check aria-hidden />
-            {accept.isPending ? 'Accepting...' : 'Accept'}
-            <span className="sr-only"> request {request.title}</span>
+            {acceptLabel}
           </Button>
         )}
       </CardFooter>
