@@ -108,9 +108,17 @@ export const acceptRequestSchema = z.object({
 
 export const idParamSchema = z.object({ id: z.string().uuid('Not found') });
 
+export const INVALID_CURSOR_MESSAGE = 'The page cursor is invalid. Reload the list to start again.';
+const LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 50';
+
 export const pageQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
+  cursor: z.string().max(200, INVALID_CURSOR_MESSAGE).optional(),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(50, LIMIT_MESSAGE)
+    .default(20),
 });
 
 export const rideSchema = z.object({
