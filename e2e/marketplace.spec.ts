@@ -7,6 +7,8 @@ const EMPTY_ACTIVITY = 'No recent activity yet. Start by posting a ride or creat
 test('two neighbours: A posts a ride and a request, B finds them, accepts and sees the booking', async ({
   browser,
 }) => {
+  // Two users and many steps: longer than the default 30 s budget when the 2-core machine runs workers in parallel.
+  test.slow();
   const t = tag();
   const rideFrom = `Oakville ${t}`;
   const title = `Feed from the co-op ${t}`;
@@ -144,6 +146,8 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
 test('deletes need confirmation; a request deleted meanwhile is Unavailable and its booking turns cancelled', async ({
   browser,
 }) => {
+  // Two users and many steps: longer than the default 30 s budget when the 2-core machine runs workers in parallel.
+  test.slow();
   const t = tag();
   const a = await newUser(browser, `Cora Lane ${t}`);
   const b = await newUser(browser, `Dev Patel ${t}`);
