@@ -76,6 +76,9 @@ describe('POST /requests', () => {
     [{ compensation: -5 }, moneyFormat],
     [{ compensation: '10000.01' }, 'Compensation must be between 0 and 10,000'],
     [{ compensation: 99999 }, 'Compensation must be between 0 and 10,000'],
+    [{ compensation: '250000' }, 'Compensation must be between 0 and 10,000'],
+    [{ compensation: '1.5\u0000' }, moneyFormat],
+    [{ title: 'a\u0000b' }, 'Text must not contain null characters'],
     [{ compensation: true }, 'Compensation must be an amount like 12.50'],
   ])('refuses %o with "%s" and stores nothing', async (patch, message) => {
     const a = await signUpAndIn();
