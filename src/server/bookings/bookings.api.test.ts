@@ -8,6 +8,10 @@ import { countRows, requestBody, tick, type PageBody } from '../test/marketplace
 // Many accounts per file: lift the per-address sign-in limit (its own tests live in the auth suite).
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 
+/** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
+let shared: ReturnType<typeof signUpAndIn> | undefined;
+const sharedUser = () => (shared ??= signUpAndIn());
+
 async function openRequest(token: string, title = 'Feed from the co-op') {
   const res = await call<DeliveryRequest>('POST', '/requests', { cookie: token, body: requestBody({ title }) });
   if (res.status !== 201) throw new Error(`request not created: ${res.status}`);
@@ -80,7 +84,7 @@ describe('POST /bookings (accept)', () => {
   it.each([{}, { request_id: '' }, { request_id: 'abc' }, { request_id: 42 }, { request_id: null }])(
     'refuses the body %o with "Invalid request ID"',
     async (body) => {
-      const driver = await signUpAndIn();
+      const driver = await sharedUser();
       const res = await call('POST', '/bookings', { cookie: driver.token, body });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: 'validation_error', message: 'Invalid request ID' });

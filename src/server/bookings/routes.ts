@@ -1,5 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import { acceptRequestSchema, bookingSchema, pageQuerySchema, pageSchema } from '../../shared/marketplace';
+import {
+  acceptRequestSchema,
+  BOOKING_FALLBACK_MESSAGE,
+  bookingSchema,
+  pageQuerySchema,
+  pageSchema,
+} from '../../shared/marketplace';
+import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { currentAuth, requireAuth } from '../http/session';
 import { createRouter } from '../http/validation';
@@ -23,7 +30,7 @@ const acceptRoute = createRoute({
   method: 'post',
   path: '/',
   tags: ['bookings'],
-  request: { body: jsonBody(acceptRequestSchema) },
+  request: { body: jsonBody(objectBody(acceptRequestSchema, BOOKING_FALLBACK_MESSAGE)) },
   responses: {
     201: {
       description: "Request accepted: a 'pending' booking with me as the driver",

@@ -8,6 +8,10 @@ import { encodeCursor } from './pagination';
 
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 
+/** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
+let shared: ReturnType<typeof signUpAndIn> | undefined;
+const sharedUser = () => (shared ??= signUpAndIn());
+
 const DATES = ['2099-03-01', '2099-03-02', '2099-03-03'];
 const TIMES = [null, '08:00:00', '08:00:00', '09:30:00'];
 const INSTANTS = ['2026-01-01T10:00:00.000Z', '2026-01-01T10:00:00.001Z', '2026-01-02T00:00:00.000Z'].map(
@@ -150,14 +154,14 @@ describe('keyset pagination', () => {
     ['/bookings/mine', encodeCursor(['2026-01-01T10:00:00.000Z', crypto.randomUUID(), 'extra'])],
     ['/bookings/mine', 'A'.repeat(201)],
   ])('answers 400 for the malformed cursor on %s (%s)', async (path, cursor) => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const res = await call('GET', `${path}?cursor=${encodeURIComponent(cursor)}`, { cookie: a.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'validation_error', message: INVALID_CURSOR_MESSAGE });
   });
 
   it.each(['0', '51', '2.5', 'ten', '-1'])('answers 400 for limit=%s', async (limit) => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const res = await call('GET', `/rides/browse?limit=${limit}`, { cookie: a.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'validation_error', message: 'Limit must be a whole number from 1 to 50' });

@@ -9,6 +9,10 @@ import { FUTURE, collectPages, countRows, requestBody, tick, type PageBody } fro
 // Many accounts per file: lift the per-address sign-in limit (its own tests live in the auth suite).
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 
+/** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
+let shared: ReturnType<typeof signUpAndIn> | undefined;
+const sharedUser = () => (shared ??= signUpAndIn());
+
 const dayBefore = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 describe('POST /requests', () => {
@@ -76,9 +80,12 @@ describe('POST /requests', () => {
     [{ compensation: -5 }, moneyFormat],
     [{ compensation: '10000.01' }, 'Compensation must be between 0 and 10,000'],
     [{ compensation: 99999 }, 'Compensation must be between 0 and 10,000'],
+    [{ compensation: '250000' }, 'Compensation must be between 0 and 10,000'],
+    [{ compensation: '1.5\u0000' }, moneyFormat],
+    [{ title: 'a\u0000b' }, 'Text must not contain null characters'],
     [{ compensation: true }, 'Compensation must be an amount like 12.50'],
   ])('refuses %o with "%s" and stores nothing', async (patch, message) => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const before = await countRows(ctx.database.db, deliveryRequests);
     const res = await call('POST', '/requests', { cookie: a.token, body: requestBody(patch) });
     expect(res.status).toBe(400);
@@ -216,7 +223,7 @@ describe('DELETE /requests/:id', () => {
 
 describe('private lists and sessions', () => {
   it("never shows user B user A's private lists", async () => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const b = await signUpAndIn();
     await call('POST', '/requests', { cookie: a.token, body: requestBody({ title: 'secret of A' }) });
     const res = await call<PageBody<DeliveryRequest>>('GET', '/requests/mine', { cookie: b.token });

@@ -5,8 +5,10 @@ import {
   pageSchema,
   requestInputSchema,
   deliveryRequestSchema,
+  INPUT_FALLBACK_MESSAGE,
 } from '../../shared/marketplace';
 import { notFound } from '../http/app-error';
+import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
@@ -46,7 +48,7 @@ const createRequestRoute = createRoute({
   method: 'post',
   path: '/',
   tags: ['requests'],
-  request: { body: jsonBody(requestInputSchema()) },
+  request: { body: jsonBody(objectBody(requestInputSchema(), INPUT_FALLBACK_MESSAGE)) },
   responses: {
     201: { description: 'Request created', content: { 'application/json': { schema: deliveryRequestSchema } } },
     ...errorResponses(400, 401, 403, 413),

@@ -9,6 +9,10 @@ import { FUTURE, collectPages, countRows, rideBody, type PageBody } from '../tes
 // Many accounts per file: lift the per-address sign-in limit (its own tests live in the auth suite).
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 
+/** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
+let shared: ReturnType<typeof signUpAndIn> | undefined;
+const sharedUser = () => (shared ??= signUpAndIn());
+
 const dayBefore = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 describe('POST /rides', () => {
@@ -70,7 +74,7 @@ describe('POST /rides', () => {
     [{ available_space: 'x'.repeat(201) }, 'Available space must be less than 200 characters'],
     [{ notes: 'x'.repeat(1001) }, 'Notes must be less than 1000 characters'],
   ])('refuses %o with "%s" and stores nothing', async (patch, message) => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const before = await countRows(ctx.database.db, rides);
     const res = await call('POST', '/rides', { cookie: a.token, body: rideBody(patch) });
     expect(res.status).toBe(400);
@@ -79,7 +83,7 @@ describe('POST /rides', () => {
   });
 
   it('reports the first failing field in form order', async () => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const res = await call('POST', '/rides', {
       cookie: a.token,
       body: { origin: '', destination: '', departure_date: '' },
@@ -88,7 +92,7 @@ describe('POST /rides', () => {
   });
 
   it('accepts the longest allowed values', async () => {
-    const a = await signUpAndIn();
+    const a = await sharedUser();
     const res = await call('POST', '/rides', {
       cookie: a.token,
       body: rideBody({ origin: 'o'.repeat(500), available_space: 's'.repeat(200), notes: 'n'.repeat(1000) }),
@@ -186,7 +190,7 @@ describe('DELETE /rides/:id', () => {
   it.each(['not-a-uuid', '00000000-0000-0000-0000-000000000000', crypto.randomUUID(), "1' or '1'='1"])(
     'answers 404 for the id %s',
     async (id) => {
-      const a = await signUpAndIn();
+      const a = await sharedUser();
       const before = await countRows(ctx.database.db, rides);
       const res = await call('DELETE', `/rides/${encodeURIComponent(id)}`, { cookie: a.token });
       expect(res.status).toBe(404);

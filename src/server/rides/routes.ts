@@ -1,6 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
-import { idParamSchema, pageQuerySchema, pageSchema, rideInputSchema, rideSchema } from '../../shared/marketplace';
+import {
+  idParamSchema,
+  INPUT_FALLBACK_MESSAGE,
+  pageQuerySchema,
+  pageSchema,
+  rideInputSchema,
+  rideSchema,
+} from '../../shared/marketplace';
 import { notFound } from '../http/app-error';
+import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
@@ -40,7 +48,7 @@ const createRideRoute = createRoute({
   method: 'post',
   path: '/',
   tags: ['rides'],
-  request: { body: jsonBody(rideInputSchema()) },
+  request: { body: jsonBody(objectBody(rideInputSchema(), INPUT_FALLBACK_MESSAGE)) },
   responses: {
     201: { description: 'Ride posted', content: { 'application/json': { schema: rideSchema } } },
     ...errorResponses(400, 401, 403, 413),
