@@ -7,6 +7,10 @@ import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import { authRoutes } from './auth/routes';
 import { createAuthService } from './auth/service';
+import { bookingRoutes } from './bookings/routes';
+import { createBookingService } from './bookings/service';
+import { dashboardRoutes } from './dashboard/routes';
+import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Env } from './env';
 import { AppError } from './http/app-error';
@@ -15,6 +19,10 @@ import { sessionMiddleware } from './http/session';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
+import { requestRoutes } from './requests/routes';
+import { createRequestService } from './requests/service';
+import { rideRoutes } from './rides/routes';
+import { createRideService } from './rides/service';
 
 export interface AppOptions {
   db: Db;
@@ -90,6 +98,10 @@ export function createApp({ db, env, clientDir }: AppOptions) {
       env.TRUST_PROXY_HOPS,
     ),
   );
+  api.route('/rides', rideRoutes(createRideService(db)));
+  api.route('/requests', requestRoutes(createRequestService(db)));
+  api.route('/bookings', bookingRoutes(createBookingService(db)));
+  api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'RuralRoute API', version: '1.0.0' } });
   api.get('/health', (c) => c.json({ ok: true }));
   app.route('/api', api);
