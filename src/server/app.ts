@@ -9,6 +9,10 @@ import { authRoutes } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
+import { bookingRoutes } from './bookings/routes';
+import { createBookingService } from './bookings/service';
+import { dashboardRoutes } from './dashboard/routes';
+import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
@@ -18,6 +22,10 @@ import { sessionMiddleware } from './http/session';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
+import { requestRoutes } from './requests/routes';
+import { createRequestService } from './requests/service';
+import { rideRoutes } from './rides/routes';
+import { createRideService } from './rides/service';
 
 export interface AppOptions {
   db: Db;
@@ -93,6 +101,10 @@ export function createApp({ db, env, clientDir }: AppOptions) {
       env.TRUST_PROXY_HOPS,
     ),
   );
+  api.route('/rides', rideRoutes(createRideService(db)));
+  api.route('/requests', requestRoutes(createRequestService(db)));
+  api.route('/bookings', bookingRoutes(createBookingService(db)));
+  api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route(
     '/contact',
     contactRoutes(

@@ -1,15 +1,23 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
-import { COMPENSATION_MAX_CENTS, MONEY_PATTERN, toCents } from './money';
+import { COMPENSATION_MAX_CENTS, toCents } from './money';
 
 /**
  * Marketplace contracts (spec sections 3, 5, 7), shared by the forms and the routes. Key order is the order in
  * which the first failing message is reported ('Validation Error' toast / 400 message).
  */
 
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
+export const NUL_MESSAGE = 'Text must not contain null characters';
+const noNul = (v: string) => !v.includes('\u0000');
+
+/** Spec fallbacks (section 5) for a body that is not even an object. */
+export const INPUT_FALLBACK_MESSAGE = 'Please check your input';
+export const BOOKING_FALLBACK_MESSAGE = 'Invalid booking data';
+
 const requiredText = (max: number, required: string, tooLong: string) =>
-  z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+  z.string({ error: required }).trim().min(1, required).max(max, tooLong).refine(noNul, NUL_MESSAGE);
 
 /** '' and null become null (spec: optional fields are stored as null when empty). */
 const optionalText = (max: number, tooLong: string) =>
@@ -17,6 +25,7 @@ const optionalText = (max: number, tooLong: string) =>
     .string({ error: tooLong })
     .trim()
     .max(max, tooLong)
+    .refine(noNul, NUL_MESSAGE)
     .nullish()
     .transform((v) => (v ? v : null));
 
@@ -57,7 +66,8 @@ const compensationSchema = z
     if (v === null || v === undefined) return null;
     const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'invalid') : v.trim().replace(/^\$/, '');
     if (text === '') return null;
-    if (!MONEY_PATTERN.test(text)) {
+    // Any number of whole digits here, so that 250000 is told the range rather than the format.
+    if (!/^\d+(\.\d{1,2})?$/.test(text)) {
       ctx.addIssue({
         code: 'custom',
         message: 'Compensation must be an amount like 12.50, with at most 2 decimal places',
@@ -108,9 +118,17 @@ export const acceptRequestSchema = z.object({
 
 export const idParamSchema = z.object({ id: z.string().uuid('Not found') });
 
+export const INVALID_CURSOR_MESSAGE = 'The page cursor is invalid. Reload the list to start again.';
+const LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 50';
+
 export const pageQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
+  cursor: z.string().max(200, INVALID_CURSOR_MESSAGE).optional(),
+  limit: z.coerce
+    .number({ error: LIMIT_MESSAGE })
+    .int(LIMIT_MESSAGE)
+    .min(1, LIMIT_MESSAGE)
+    .max(50, LIMIT_MESSAGE)
+    .default(20),
 });
 
 export const rideSchema = z.object({

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, pgTable, text, time, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CONTACT_LIMITS } from '../../shared/contact';
 import { LIMITS } from '../../shared/limits';
+import { BOOKING_STATUSES } from '../../shared/marketplace';
+import { COMPENSATION_MAX_CENTS } from '../../shared/money';
 
 export const users = pgTable(
   'users',
@@ -52,6 +54,118 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), check('sessions_aal_check', sql`${t.aal} in ('aal1', 'aal2')`)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Marketplace (issue 4): rides, delivery requests, bookings.
+// Timestamps keep millisecond precision so a JS Date round-trips them exactly (keyset cursors depend on it).
+// Every limit of spec sections 5 and 9 is repeated here as a CHECK, so no writer can store what the API refuses.
+// Newest-first lists use ascending indexes scanned backwards (ORDER BY ... DESC matches their NULLS order).
+// ---------------------------------------------------------------------------------------------------------------
+
+const lengthBetween = (column: unknown, max: number) =>
+  sql`char_length(${column}) between 1 and ${sql.raw(String(max))}`;
+const lengthAtMost = (column: unknown, max: number) => sql`char_length(${column}) <= ${sql.raw(String(max))}`;
+const oneOf = (column: unknown, values: readonly string[]) =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
+
+export const RIDE_STATUSES = ['active', 'cancelled', 'completed'] as const;
+/** 'deleted' is a soft delete: see docs/decisions/040-request-soft-delete.md. */
+export const REQUEST_STATUSES = ['open', 'closed', 'deleted'] as const;
+
+/**
+ * Rides without a time sort after the timed rides of the same day: time '24:00' is a valid PostgreSQL time that
+ * is later than any real one, and a plain expression keeps the keyset comparison indexable.
+ */
+export const rideTimeKey = (t: { departureTime: unknown }) => sql`coalesce(${t.departureTime}, time '24:00')`;
+
+export const rides = pgTable(
+  'rides',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    destination: text('destination').notNull(),
+    departureDate: date('departure_date').notNull(),
+    departureTime: time('departure_time'),
+    availableSpace: text('available_space'),
+    notes: text('notes'),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // My Rides: departure date, then time, then id, for one user.
+    index('rides_user_departure_idx').on(t.userId, t.departureDate, rideTimeKey(t), t.id),
+    // Browse: active rides only, same order.
+    index('rides_active_departure_idx')
+      .on(t.departureDate, rideTimeKey(t), t.id)
+      .where(sql`${t.status} = 'active'`),
+    check('rides_origin_length', lengthBetween(t.origin, LIMITS.locationMax)),
+    check('rides_destination_length', lengthBetween(t.destination, LIMITS.locationMax)),
+    check('rides_available_space_length', lengthAtMost(t.availableSpace, LIMITS.availableSpaceMax)),
+    check('rides_notes_length', lengthAtMost(t.notes, LIMITS.notesMax)),
+    check('rides_status_check', oneOf(t.status, RIDE_STATUSES)),
+  ],
+);
+
+export const deliveryRequests = pgTable(
+  'delivery_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    pickupLocation: text('pickup_location').notNull(),
+    deliveryLocation: text('delivery_location').notNull(),
+    neededByDate: date('needed_by_date'),
+    /** Money as integer cents, never a float. */
+    compensationCents: integer('compensation_cents'),
+    status: text('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // My Requests (newest first); deleted ones are filtered out of the range.
+    index('delivery_requests_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // Browse: open requests only, newest first.
+    index('delivery_requests_open_created_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'open'`),
+    check('delivery_requests_title_length', lengthBetween(t.title, LIMITS.titleMax)),
+    check('delivery_requests_description_length', lengthBetween(t.description, LIMITS.descriptionMax)),
+    check('delivery_requests_pickup_length', lengthBetween(t.pickupLocation, LIMITS.locationMax)),
+    check('delivery_requests_delivery_length', lengthBetween(t.deliveryLocation, LIMITS.locationMax)),
+    check(
+      'delivery_requests_compensation_range',
+      sql`${t.compensationCents} between 0 and ${sql.raw(String(COMPENSATION_MAX_CENTS))}`,
+    ),
+    check('delivery_requests_status_check', oneOf(t.status, REQUEST_STATUSES)),
+  ],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => deliveryRequests.id, { onDelete: 'cascade' }),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One accept per driver and request: a second insert fails with 23505 -> 'already_accepted'.
+    uniqueIndex('bookings_request_driver_key').on(t.requestId, t.driverId),
+    // My Bookings, newest first.
+    index('bookings_driver_created_idx').on(t.driverId, t.createdAt, t.id),
+    check('bookings_status_check', oneOf(t.status, BOOKING_STATUSES)),
+  ],
 );
 
 // ─── Contact (public site) ───────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
-import { PageHeader } from '@/components/page-header';
+import { MyBookings } from '@/features/bookings/components/my-bookings';
 
 export function Component() {
-  return <PageHeader title="My Bookings" description="This page is coming soon." />;
+  return <MyBookings />;
 }

@@ -1,5 +1,5 @@
-import { PageHeader } from '@/components/page-header';
+import { BrowseRequests } from '@/features/requests/components/browse-requests';
 
 export function Component() {
-  return <PageHeader title="Browse Delivery Requests" description="This page is coming soon." />;
+  return <BrowseRequests />;
 }

@@ -1,5 +1,5 @@
-import { PageHeader } from '@/components/page-header';
+import { BrowseRides } from '@/features/rides/components/browse-rides';
 
 export function Component() {
-  return <PageHeader title="Browse Available Rides" description="This page is coming soon." />;
+  return <BrowseRides />;
 }

@@ -1,5 +1,5 @@
-import { DashboardOverview } from '@/features/dashboard/components/dashboard-overview';
+import { DashboardHome } from '@/features/dashboard/components/dashboard-home';
 
 export function Component() {
-  return <DashboardOverview stats={{ activeRides: 0, openRequests: 0, totalBookings: 0, completed: 0 }} />;
+  return <DashboardHome />;
 }

@@ -1,5 +1,5 @@
-import { PageHeader } from '@/components/page-header';
+import { MyRequests } from '@/features/requests/components/my-requests';
 
 export function Component() {
-  return <PageHeader title="My Requests" description="This page is coming soon." />;
+  return <MyRequests />;
 }

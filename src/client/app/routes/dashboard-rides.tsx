@@ -1,5 +1,5 @@
-import { PageHeader } from '@/components/page-header';
+import { MyRides } from '@/features/rides/components/my-rides';
 
 export function Component() {
-  return <PageHeader title="My Rides" description="This page is coming soon." />;
+  return <MyRides />;
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 
 export interface DashboardStats {
   activeRides: number;
@@ -17,10 +18,23 @@ const STAT_CARDS = [
   { key: 'completed', label: 'Completed', to: '/dashboard' },
 ] as const;
 
-export function DashboardOverview({ stats, activity }: { stats: DashboardStats; activity?: React.ReactNode }) {
+/**
+ * `stats` undefined means still loading (placeholders); `alert` is shown above the cards (e.g. a failed load
+ * with its retry); `activity` replaces the spec's empty text when there is something to show.
+ */
+export function DashboardOverview({
+  stats,
+  alert,
+  activity,
+}: {
+  stats: DashboardStats | undefined;
+  alert?: React.ReactNode;
+  activity?: React.ReactNode;
+}) {
   return (
     <div>
       <PageHeader title="Welcome back!" description="Here's what's happening with your rides and deliveries." />
+      {alert}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {STAT_CARDS.map((card) => (
           <Card key={card.key}>
@@ -28,9 +42,13 @@ export function DashboardOverview({ stats, activity }: { stats: DashboardStats; 
               <CardTitle className="text-base font-medium text-muted-foreground">{card.label}</CardTitle>
             </CardHeader>
             <CardContent>
-              <p className="text-3xl font-bold" data-testid={`stat-${card.key}`}>
-                {stats[card.key]}
-              </p>
+              {stats ? (
+                <p className="text-3xl font-bold" data-testid={`stat-${card.key}`}>
+                  {stats[card.key]}
+                </p>
+              ) : (
+                <Skeleton className="h-9 w-12" />
+              )}
               <Link to={card.to} className="mt-2 inline-block text-sm font-medium text-primary hover:underline">
                 View details →<span className="sr-only"> for {card.label}</span>
               </Link>

@@ -1,0 +1,69 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+import { signUpAndSignIn } from './fixtures';
+
+/** A calendar date `days` from the browser's today (same machine, same timezone), as the date input wants it. */
+export function dateInDays(days: number) {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export function longDate(iso: string) {
+  return new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', {
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** A tag that keeps this test's rows apart from the rows of tests running in parallel on the same server. */
+export function tag() {
+  return Math.random().toString(36).slice(2, 8);
+}
+
+/** A signed-in user in their own browser context (own cookies). */
+export async function newUser(browser: Browser, name: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signUpAndSignIn(page, name);
+  return { context, page };
+}
+
+export async function goTo(page: Page, link: string, heading: string) {
+  await page.getByRole('complementary', { name: 'Dashboard navigation' }).getByRole('link', { name: link }).click();
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+}
+
+export async function postRide(
+  page: Page,
+  ride: { origin: string; destination: string; date: string; time?: string; space?: string; notes?: string },
+) {
+  await page.getByRole('button', { name: 'Post New Ride' }).click();
+  await page.getByLabel('Origin').fill(ride.origin);
+  await page.getByLabel('Destination').fill(ride.destination);
+  await page.getByLabel('Departure Date').fill(ride.date);
+  if (ride.time) await page.getByLabel('Departure Time (optional)').fill(ride.time);
+  if (ride.space) await page.getByLabel('Available Space').fill(ride.space);
+  if (ride.notes) await page.getByLabel('Notes').fill(ride.notes);
+  await page.getByRole('button', { name: 'Post Ride' }).click();
+}
+
+export async function createRequest(
+  page: Page,
+  request: { title: string; description: string; pickup: string; delivery: string; neededBy?: string; pay?: string },
+) {
+  await page.getByRole('button', { name: 'Create Request' }).click();
+  await page.getByLabel('Title').fill(request.title);
+  await page.getByLabel('Description').fill(request.description);
+  await page.getByLabel('Pickup Location').fill(request.pickup);
+  await page.getByLabel('Delivery Location').fill(request.delivery);
+  if (request.neededBy) await page.getByLabel('Needed By (optional)').fill(request.neededBy);
+  if (request.pay) await page.getByLabel('Compensation (optional)').fill(request.pay);
+  await page.getByRole('button', { name: 'Submit Request' }).click();
+}
+
+/** The list item (card) whose heading is exactly `title`. */
+export function card(page: Page, title: string) {
+  return page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+}

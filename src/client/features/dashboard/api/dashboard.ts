@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { dashboardSchema } from '../../../../shared/marketplace';
+import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
+
+/** GET /dashboard: the four counts and the latest activity of the signed-in user. */
+export async function fetchDashboard(signal?: AbortSignal) {
+  return dashboardSchema.parse(await api<unknown>('/dashboard', { signal }));
+}
+
+export const dashboardQueryOptions = queryOptions({
+  queryKey: queryKeys.dashboard,
+  queryFn: ({ signal }) => fetchDashboard(signal),
+});
+
+export function useDashboard() {
+  return useQuery(dashboardQueryOptions);
+}

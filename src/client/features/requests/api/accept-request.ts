@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Booking } from '../../../../shared/marketplace';
+import { api, ApiError } from '@/lib/api-client';
+import { toastMutationError } from '@/lib/mutation-errors';
+import { queryKeys } from '@/lib/query-keys';
+import { toastSuccess } from '@/lib/toast';
+
+/** POST /bookings: accept a request as its driver (the driver is the session's user). */
+export function acceptRequest(requestId: string) {
+  return api<Booking>('/bookings', { method: 'POST', body: { request_id: requestId } });
+}
+
+export function useAcceptRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: acceptRequest,
+    onSuccess: () => {
+      toastSuccess('Success', 'Request accepted! Check your bookings to manage it.');
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.bookings }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
+      ]);
+    },
+    onError: (err) => {
+      toastMutationError(err);
+      // Spec: when the request is no longer open, the list is reloaded so it disappears.
+      if (err instanceof ApiError && (err.code === 'request_unavailable' || err.status === 404)) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.requests });
+      }
+    },
+  });
+}

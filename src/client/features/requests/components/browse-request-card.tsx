@@ -1,0 +1,39 @@
+import { Check } from 'lucide-react';
+import type { DeliveryRequest } from '../../../../shared/marketplace';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAcceptRequest } from '../api/accept-request';
+import { RequestDetails } from './request-details';
+
+export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
+  const accept = useAcceptRequest();
+  const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
+  return (
+    <Card>
+      <CardHeader className="space-y-1">
+        <CardTitle className="break-words">{request.title}</CardTitle>
+        <p className="text-sm text-muted-foreground">Requested by {request.requester_name}</p>
+      </CardHeader>
+      <CardContent>
+        <RequestDetails request={request} />
+      </CardContent>
+      <CardFooter>
+        {request.is_own ? (
+          // Users cannot accept their own request (the server refuses it too).
+          <Badge tone="green">Your request</Badge>
+        ) : (
+          <Button
+            disabled={accept.isPending}
+            // The visible word first (label in name), then which request, since every card has an Accept.
+            aria-label={`${acceptLabel} request ${request.title}`}
+            onClick={() => accept.mutate(request.id)}
+          >
+            <Check aria-hidden />
+            {acceptLabel}
+          </Button>
+        )}
+      </CardFooter>
+    </Card>
+  );
+}

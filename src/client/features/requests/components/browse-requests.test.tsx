@@ -1,0 +1,83 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeRequest } from '@/test/factories';
+import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
+import { BrowseRequests } from './browse-requests';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const theirs = makeRequest({
+  title: 'Parcel to the post office',
+  requester_name: 'Ada Field',
+  needed_by_date: '2099-01-15',
+  compensation: '1234.5',
+});
+const own = makeRequest({ title: 'My own errand', requester_name: 'Me Myself', is_own: true });
+
+function renderPage(accept: () => { status?: number; body?: unknown }) {
+  const calls = stubApi({
+    'GET /requests/browse': () => ({ body: { items: [theirs, own], next_cursor: null } }),
+    'POST /bookings': accept,
+  });
+  renderWithProviders(<BrowseRequests />);
+  return calls;
+}
+
+describe('Browse Delivery Requests', () => {
+  it('shows requester, details and Accept; own requests say "Your request" instead', async () => {
+    renderPage(() => ({ status: 201 }));
+    const card = within((await screen.findByRole('heading', { name: 'Parcel to the post office' })).closest('li')!);
+    expect(card.getByText('Requested by Ada Field')).toBeVisible();
+    expect(card.getByText('Needed by: January 15, 2099')).toBeVisible();
+    expect(card.getByText('Compensation: $1,234.50')).toBeVisible();
+    expect(card.getByRole('button', { name: 'Accept request Parcel to the post office' })).toBeVisible();
+
+    const mine = within(screen.getByRole('heading', { name: 'My own errand' }).closest('li')!);
+    expect(mine.getByText('Your request')).toBeVisible();
+    expect(mine.queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('accepting toasts Success and sends only the request id', async () => {
+    const calls = renderPage(() => ({ status: 201, body: {} }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Accept/ }));
+    expect(await screen.findByText('Request accepted! Check your bookings to manage it.')).toBeVisible();
+    expect(screen.getByText('Success')).toBeVisible();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ request_id: theirs.id });
+  });
+
+  it('a request no longer open toasts Unavailable and reloads the list', async () => {
+    const calls = renderPage(() => ({
+      status: 409,
+      body: { code: 'request_unavailable', message: 'This request is no longer available.' },
+    }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Accept/ }));
+    expect(await screen.findByText('Unavailable')).toBeVisible();
+    expect(screen.getByText('This request is no longer available.')).toBeVisible();
+    await waitFor(() => expect(calls.filter((c) => c.path.startsWith('/requests/browse'))).toHaveLength(2));
+  });
+
+  it('a second accept toasts "Already accepted"', async () => {
+    renderPage(() => ({ status: 409, body: { code: 'already_accepted', message: 'whatever the server says' } }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Accept/ }));
+    expect(await screen.findByText('Already accepted')).toBeVisible();
+    expect(screen.getByText("You've already accepted this request")).toBeVisible();
+  });
+
+  it('shows the spec empty text', async () => {
+    stubApi({ 'GET /requests/browse': () => ({ body: emptyPage }) });
+    renderWithProviders(<BrowseRequests />);
+    expect(await screen.findByText('No requests available at the moment. Check back later!')).toBeVisible();
+  });
+
+  it('shows an error state with a retry when the load fails', async () => {
+    stubApi({ 'GET /requests/browse': () => ({ status: 500, body: { code: 'internal_error', message: 'Down.' } }) });
+    renderWithProviders(<BrowseRequests />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't load delivery requests. Down.");
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeVisible();
+  });
+});

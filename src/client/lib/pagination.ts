@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import { pageSchema, type Page } from '../../shared/marketplace';
+import { api } from './api-client';
+
+export const PAGE_SIZE = 20;
+
+/** One keyset page of a list endpoint, checked against the shared contract so a drifted API fails loudly. */
+export async function fetchPage<T extends z.ZodType>(
+  path: string,
+  item: T,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<Page<z.output<T>>> {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (cursor) params.set('cursor', cursor);
+  const body = await api<unknown>(`${path}?${params.toString()}`, { signal });
+  return pageSchema(item).parse(body) as Page<z.output<T>>;
+}
+
+/** Shared infinite-query settings: the cursor of the last page is the next page's param; null ends the list. */
+export const cursorPaging = {
+  initialPageParam: null as string | null,
+  getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
+};

@@ -1,0 +1,56 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type * as React from 'react';
+import { MemoryRouter } from 'react-router';
+import { toast } from 'sonner';
+import { vi } from 'vitest';
+import { createQueryClient } from '@/app/providers';
+import { Toaster } from '@/components/ui/toaster';
+
+/** Renders with the app's real QueryClient setup (incl. the error-toast cache), a router and the toaster. */
+export function renderWithProviders(ui: React.ReactElement) {
+  // sonner keeps toasts in a module-level store that a new <Toaster> replays; start each test without them.
+  toast.dismiss();
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return {
+    client,
+    ...render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{ui}</MemoryRouter>
+        <Toaster />
+      </QueryClientProvider>,
+    ),
+  };
+}
+
+export interface StubCall {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Stubs `fetch` (the network boundary) with a handler per "METHOD /path" (query string stripped). Unknown routes
+ * answer 404 so a test never silently hits the real network. Returns the recorded calls.
+ */
+export function stubApi(routes: Record<string, (call: StubCall) => { status?: number; body?: unknown }>) {
+  const calls: StubCall[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const path = url.pathname.replace(/^\/api/, '');
+    const call = { method, path: `${path}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    calls.push(call);
+    const handler = routes[`${method} ${path}`];
+    const { status = 200, body } = handler
+      ? handler(call)
+      : { status: 404, body: { code: 'not_found', message: 'Not found' } };
+    if (status === 204) return new Response(null, { status });
+    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+export const emptyPage = { items: [], next_cursor: null };

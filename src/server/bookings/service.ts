@@ -1,0 +1,112 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
+import { isUniqueViolation } from '../auth/service';
+import type { Db } from '../db/client';
+import { bookings, deliveryRequests, profiles } from '../db/schema';
+import { AppError } from '../http/app-error';
+import { cursorInstant, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+
+const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
+
+function refusal(code: keyof typeof MARKETPLACE_ERRORS) {
+  const { status, message } = MARKETPLACE_ERRORS[code];
+  return new AppError(status, code, message);
+}
+
+interface BookingRow {
+  id: string;
+  requestId: string;
+  status: string;
+  createdAt: Date;
+  title: string;
+  pickupLocation: string;
+  deliveryLocation: string;
+  requesterName: string;
+}
+
+function toBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    request_id: row.requestId,
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+    request: {
+      title: row.title,
+      pickup_location: row.pickupLocation,
+      delivery_location: row.deliveryLocation,
+      requester_name: row.requesterName,
+    },
+  };
+}
+
+export function createBookingService(db: Db) {
+  /**
+   * Accept a request as the given driver, in one transaction: the request is re-read with a share lock, so a
+   * concurrent delete (which updates the row) waits for this accept or makes it see 'deleted'. Several drivers
+   * may hold the share lock at once; the unique (request, driver) index settles a driver accepting twice.
+   * The request stays 'open' (docs/decisions/041-accept-keeps-request-open.md).
+   */
+  async function accept(driverId: string, requestId: string): Promise<Booking> {
+    try {
+      return await db.transaction(async (tx) => {
+        const [request] = await tx
+          .select({
+            userId: deliveryRequests.userId,
+            status: deliveryRequests.status,
+            title: deliveryRequests.title,
+            pickupLocation: deliveryRequests.pickupLocation,
+            deliveryLocation: deliveryRequests.deliveryLocation,
+            requesterName: profiles.fullName,
+          })
+          .from(deliveryRequests)
+          .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+          .where(eq(deliveryRequests.id, requestId))
+          .for('share', { of: deliveryRequests });
+        if (!request || request.status !== 'open') throw refusal('request_unavailable');
+        if (request.userId === driverId) throw refusal('own_request');
+        const [booking] = await tx
+          .insert(bookings)
+          .values({ requestId, driverId, status: 'pending' })
+          .returning({ id: bookings.id, status: bookings.status, createdAt: bookings.createdAt });
+        if (!booking) throw new Error('insert returned no row');
+        return toBooking({ ...request, ...booking, requestId });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw refusal('already_accepted');
+      throw err;
+    }
+  }
+
+  /** Bookings where the user is the driver, newest first, with the request and its requester. */
+  async function listMine(driverId: string, page: { cursor?: string; limit: number }): Promise<Page<Booking>> {
+    const key = decodeCursor(page.cursor, bookingCursor);
+    const rows = await db
+      .select({
+        id: bookings.id,
+        requestId: bookings.requestId,
+        status: bookings.status,
+        createdAt: bookings.createdAt,
+        title: deliveryRequests.title,
+        pickupLocation: deliveryRequests.pickupLocation,
+        deliveryLocation: deliveryRequests.deliveryLocation,
+        requesterName: profiles.fullName,
+      })
+      .from(bookings)
+      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+      .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+      .where(
+        and(
+          eq(bookings.driverId, driverId),
+          key ? sql`(${bookings.createdAt}, ${bookings.id}) < (${key[0]}::timestamptz, ${key[1]}::uuid)` : undefined,
+        ),
+      )
+      .orderBy(desc(bookings.createdAt), desc(bookings.id))
+      .limit(page.limit + 1);
+    return toPage(rows, page.limit, toBooking, (r) => [r.createdAt.toISOString(), r.id]);
+  }
+
+  return { accept, listMine };
+}
+
+export type BookingService = ReturnType<typeof createBookingService>;

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { Booking, Dashboard, DeliveryRequest, Ride } from '../../shared/marketplace';
+import { bookings, deliveryRequests, rides } from '../db/schema';
+import { setupTestApp } from '../test/harness';
+import { FUTURE, requestBody, rideBody, tick } from '../test/marketplace';
+
+const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+
+describe('GET /dashboard', () => {
+  it('shows zeros and no activity to a new user', async () => {
+    const a = await signUpAndIn();
+    const res = await call<Dashboard>('GET', '/dashboard', { cookie: a.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      stats: { active_rides: 0, open_requests: 0, total_bookings: 0, completed: 0 },
+      activity: [],
+    });
+  });
+
+  it('counts my upcoming active rides, open requests, bookings on either side and completed ones', async () => {
+    const ann = await signUpAndIn('Ann Field');
+    const bob = await signUpAndIn('Bob Lane');
+    const cat = await signUpAndIn('Cat Hill');
+    const db = ctx.database.db;
+
+    await call<Ride>('POST', '/rides', { cookie: ann.token, body: rideBody({ origin: 'Millbrook' }) });
+    await db.insert(rides).values([
+      { userId: ann.user.id, origin: 'past', destination: 'd', departureDate: '2001-01-01' },
+      { userId: ann.user.id, origin: 'cancelled', destination: 'd', departureDate: FUTURE, status: 'cancelled' },
+    ]);
+    await call('POST', '/rides', { cookie: bob.token, body: rideBody() });
+    await tick();
+    const open = await call<DeliveryRequest>('POST', '/requests', {
+      cookie: ann.token,
+      body: requestBody({ title: 'Feed' }),
+    });
+    await tick();
+    const closed = await call<DeliveryRequest>('POST', '/requests', {
+      cookie: ann.token,
+      body: requestBody({ title: 'Closed one' }),
+    });
+    await tick();
+    const catsRequest = await call<DeliveryRequest>('POST', '/requests', {
+      cookie: cat.token,
+      body: requestBody({ title: 'Hay bales' }),
+    });
+    await tick();
+    // Bob accepts Ann's request; Ann accepts Cat's; Cat accepts Ann's closed one before it closed.
+    await call('POST', '/bookings', { cookie: bob.token, body: { request_id: open.body.id } });
+    await tick();
+    const annsBooking = await call<Booking>('POST', '/bookings', {
+      cookie: ann.token,
+      body: { request_id: catsRequest.body.id },
+    });
+    await tick();
+    await call('POST', '/bookings', { cookie: cat.token, body: { request_id: closed.body.id } });
+    await db.update(deliveryRequests).set({ status: 'closed' }).where(eq(deliveryRequests.id, closed.body.id));
+    await db.update(bookings).set({ status: 'completed' }).where(eq(bookings.id, annsBooking.body.id));
+
+    const res = await call<Dashboard>('GET', '/dashboard', { cookie: ann.token });
+    expect(res.status).toBe(200);
+    expect(res.body.stats).toEqual({ active_rides: 1, open_requests: 1, total_bookings: 3, completed: 1 });
+    expect(res.body.activity.slice(0, 5).map((e) => [e.type, e.text])).toEqual([
+      ['request_accepted', 'Cat Hill accepted your request "Closed one"'],
+      ['booking_made', 'You accepted "Hay bales" for Cat Hill'],
+      ['request_accepted', 'Bob Lane accepted your request "Feed"'],
+      ['request_created', 'You created the request "Closed one"'],
+      ['request_created', 'You created the request "Feed"'],
+    ]);
+    // Then the three rides (two inserted directly, in the same millisecond range as the posted one).
+    expect(res.body.activity.slice(5).map((e) => e.type)).toEqual(['ride_posted', 'ride_posted', 'ride_posted']);
+    const times = res.body.activity.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+
+    // Bob sees his own side only.
+    const bobView = await call<Dashboard>('GET', '/dashboard', { cookie: bob.token });
+    expect(bobView.body.stats).toEqual({ active_rides: 1, open_requests: 0, total_bookings: 1, completed: 0 });
+    expect(bobView.body.activity[0]?.text).toBe('You accepted "Feed" for Ann Field');
+  });
+
+  it('keeps at most 10 events, newest first, and forgets deleted requests', async () => {
+    const a = await signUpAndIn();
+    for (let i = 1; i <= 12; i++) {
+      await call('POST', '/rides', { cookie: a.token, body: rideBody({ origin: `Town ${i}` }) });
+      await tick();
+    }
+    const req = await call<DeliveryRequest>('POST', '/requests', { cookie: a.token, body: requestBody() });
+    await call('DELETE', `/requests/${req.body.id}`, { cookie: a.token });
+    const res = await call<Dashboard>('GET', '/dashboard', { cookie: a.token });
+    expect(res.body.activity).toHaveLength(10);
+    expect(res.body.activity[0]?.text).toBe('You posted a ride from Town 12 to Harwood Market');
+    expect(res.body.activity[9]?.text).toBe('You posted a ride from Town 3 to Harwood Market');
+    expect(res.body.stats.open_requests).toBe(0);
+  });
+
+  it('answers 401 without a session', async () => {
+    const res = await call('GET', '/dashboard');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'unauthenticated', message: 'Please sign in to continue.' });
+  });
+});

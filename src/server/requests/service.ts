@@ -1,0 +1,143 @@
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DeliveryRequest, Page } from '../../shared/marketplace';
+import { centsToDecimal, toCents } from '../../shared/money';
+import type { Db } from '../db/client';
+import { bookings, deliveryRequests, profiles } from '../db/schema';
+import { cursorInstant, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+
+export interface RequestFields {
+  title: string;
+  description: string;
+  pickup_location: string;
+  delivery_location: string;
+  needed_by_date: string | null;
+  /** Decimal string with at most 2 places, already range-checked by the schema. */
+  compensation: string | null;
+}
+
+const requestCursor = z.tuple([cursorInstant, cursorUuid]);
+
+const columns = {
+  id: deliveryRequests.id,
+  userId: deliveryRequests.userId,
+  title: deliveryRequests.title,
+  description: deliveryRequests.description,
+  pickupLocation: deliveryRequests.pickupLocation,
+  deliveryLocation: deliveryRequests.deliveryLocation,
+  neededByDate: deliveryRequests.neededByDate,
+  compensationCents: deliveryRequests.compensationCents,
+  status: deliveryRequests.status,
+  createdAt: deliveryRequests.createdAt,
+  requesterName: profiles.fullName,
+};
+interface RequestRow {
+  id: string;
+  userId: string;
+  title: string;
+  description: string;
+  pickupLocation: string;
+  deliveryLocation: string;
+  neededByDate: string | null;
+  compensationCents: number | null;
+  status: string;
+  createdAt: Date;
+  requesterName: string;
+}
+
+function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    pickup_location: row.pickupLocation,
+    delivery_location: row.deliveryLocation,
+    needed_by_date: row.neededByDate,
+    compensation: row.compensationCents === null ? null : centsToDecimal(row.compensationCents),
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+    requester_name: row.requesterName,
+    is_own: row.userId === viewerId,
+  };
+}
+
+const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as const;
+const newestFirst = [desc(deliveryRequests.createdAt), desc(deliveryRequests.id)];
+
+/** Rows older than the cursor in (created_at, id) descending order. */
+function before(cursor: string | undefined) {
+  const key = decodeCursor(cursor, requestCursor);
+  if (!key) return undefined;
+  const [at, id] = key;
+  return sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${at}::timestamptz, ${id}::uuid)`;
+}
+
+export function createRequestService(db: Db) {
+  const base = () =>
+    db.select(columns).from(deliveryRequests).innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId));
+
+  /** My requests, newest first; soft-deleted ones are gone for their owner. */
+  async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
+    const rows = await base()
+      .where(
+        and(eq(deliveryRequests.userId, userId), sql`${deliveryRequests.status} <> 'deleted'`, before(page.cursor)),
+      )
+      .orderBy(...newestFirst)
+      .limit(page.limit + 1);
+    return toPage(rows, page.limit, (r) => toRequest(r, userId), sortKey);
+  }
+
+  async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
+    const rows = await base()
+      // A literal, not a parameter, so the planner always matches the partial index.
+      .where(and(sql`${deliveryRequests.status} = 'open'`, before(page.cursor)))
+      .orderBy(...newestFirst)
+      .limit(page.limit + 1);
+    return toPage(rows, page.limit, (r) => toRequest(r, viewerId), sortKey);
+  }
+
+  async function create(user: { id: string; full_name: string }, input: RequestFields): Promise<DeliveryRequest> {
+    const [row] = await db
+      .insert(deliveryRequests)
+      .values({
+        userId: user.id,
+        title: input.title,
+        description: input.description,
+        pickupLocation: input.pickup_location,
+        deliveryLocation: input.delivery_location,
+        neededByDate: input.needed_by_date,
+        compensationCents: input.compensation === null ? null : toCents(input.compensation),
+      })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return toRequest({ ...row, requesterName: user.full_name }, user.id);
+  }
+
+  /**
+   * Soft delete (docs/decisions/040-request-soft-delete.md): the request leaves every list, and the bookings
+   * drivers made for it stay visible to them as 'cancelled'. One transaction, so a driver never sees one half.
+   * Returns false when the user has no such request (unknown, another user's, or already deleted).
+   */
+  async function remove(userId: string, id: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const deleted = await tx
+        .update(deliveryRequests)
+        .set({ status: 'deleted' })
+        .where(
+          and(eq(deliveryRequests.id, id), eq(deliveryRequests.userId, userId), ne(deliveryRequests.status, 'deleted')),
+        )
+        .returning({ id: deliveryRequests.id });
+      if (!deleted.length) return false;
+      // Completed bookings keep their history; everything still in progress is cancelled.
+      await tx
+        .update(bookings)
+        .set({ status: 'cancelled' })
+        .where(and(eq(bookings.requestId, id), inArray(bookings.status, ['pending', 'confirmed'])));
+      return true;
+    });
+  }
+
+  return { listMine, browse, create, remove };
+}
+
+export type RequestService = ReturnType<typeof createRequestService>;

@@ -1,0 +1,131 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { earliestToday } from '../../shared/dates';
+import type { Page, Ride } from '../../shared/marketplace';
+import type { Db } from '../db/client';
+import { profiles, rideTimeKey, rides } from '../db/schema';
+import { cursorDate, cursorTime, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+
+export interface RideFields {
+  origin: string;
+  destination: string;
+  departure_date: string;
+  departure_time: string | null;
+  available_space: string | null;
+  notes: string | null;
+}
+
+const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
+
+const columns = {
+  id: rides.id,
+  userId: rides.userId,
+  origin: rides.origin,
+  destination: rides.destination,
+  departureDate: rides.departureDate,
+  departureTime: rides.departureTime,
+  availableSpace: rides.availableSpace,
+  notes: rides.notes,
+  status: rides.status,
+  createdAt: rides.createdAt,
+  posterName: profiles.fullName,
+};
+interface RideRow {
+  id: string;
+  userId: string;
+  origin: string;
+  destination: string;
+  departureDate: string;
+  departureTime: string | null;
+  availableSpace: string | null;
+  notes: string | null;
+  status: string;
+  createdAt: Date;
+  posterName: string;
+}
+
+function toRide(row: RideRow, viewerId: string): Ride {
+  return {
+    id: row.id,
+    origin: row.origin,
+    destination: row.destination,
+    departure_date: row.departureDate,
+    // PostgreSQL answers 'HH:MM:SS'; the contract and the form use 'HH:MM'.
+    departure_time: row.departureTime ? row.departureTime.slice(0, 5) : null,
+    available_space: row.availableSpace,
+    notes: row.notes,
+    status: row.status,
+    created_at: row.createdAt.toISOString(),
+    poster_name: row.posterName,
+    is_own: row.userId === viewerId,
+  };
+}
+
+const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:00:00', row.id] as const;
+const order = [asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id)];
+
+/** Rows after the cursor in (date, time-or-end-of-day, id) order: one row comparison the indexes can range-scan. */
+function after(cursor: string | undefined) {
+  const key = decodeCursor(cursor, rideCursor);
+  if (!key) return undefined;
+  const [date, time, id] = key;
+  return sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${date}::date, ${time}::time, ${id}::uuid)`;
+}
+
+export function createRideService(db: Db) {
+  const base = () => db.select(columns).from(rides).innerJoin(profiles, eq(profiles.userId, rides.userId));
+
+  async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
+    const rows = await base()
+      .where(and(eq(rides.userId, userId), after(page.cursor)))
+      .orderBy(...order)
+      .limit(page.limit + 1);
+    return toPage(rows, page.limit, (r) => toRide(r, userId), sortKey);
+  }
+
+  /** Active rides departing today (anywhere on Earth) or later, soonest first. */
+  async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
+    const rows = await base()
+      .where(
+        and(
+          // A literal, not a parameter, so the planner always matches the partial index.
+          sql`${rides.status} = 'active'`,
+          sql`${rides.departureDate} >= ${earliestToday()}::date`,
+          after(page.cursor),
+        ),
+      )
+      .orderBy(...order)
+      .limit(page.limit + 1);
+    return toPage(rows, page.limit, (r) => toRide(r, viewerId), sortKey);
+  }
+
+  async function create(user: { id: string; full_name: string }, input: RideFields): Promise<Ride> {
+    const [row] = await db
+      .insert(rides)
+      .values({
+        userId: user.id,
+        origin: input.origin,
+        destination: input.destination,
+        departureDate: input.departure_date,
+        departureTime: input.departure_time,
+        availableSpace: input.available_space,
+        notes: input.notes,
+      })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return toRide({ ...row, posterName: user.full_name }, user.id);
+  }
+
+  /** Deletes one of the user's own rides; false when there is none with that id (another user's included). */
+  async function remove(userId: string, id: string): Promise<boolean> {
+    const deleted = await db
+      .delete(rides)
+      .where(and(eq(rides.id, id), eq(rides.userId, userId)))
+      .returning({ id: rides.id });
+    return deleted.length > 0;
+  }
+
+  return { listMine, browse, create, remove };
+}
+
+export type RideService = ReturnType<typeof createRideService>;
