@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -112,6 +112,28 @@ function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * CPU used so far by the PostgreSQL backends serving the bench database (the API's pool), read from /proc: with
+ * PGlite the database runs inside the API process, so this is null.
+ */
+async function watchBackends(url: string | undefined) {
+  if (!url) return { cpu: async () => null, close: async () => {} };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const seen = new Map<number, number>();
+  return {
+    async cpu(): Promise<number | null> {
+      const { rows: list } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      for (const { pid } of list) seen.set(pid, cpuSeconds(pid) ?? seen.get(pid) ?? 0);
+      // Backends that exited keep their last reading, so the sum never goes backwards.
+      return [...seen.values()].reduce((a, b) => a + b, 0);
+    },
+    close: () => client.end(),
+  };
+}
+
 function stopServer(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.removeAllListeners('exit');
@@ -200,11 +222,22 @@ async function main() {
     const scenarios = only ? all.filter((s) => only.some((o) => s.name.toLowerCase().includes(o))) : all;
     // A short warm-up so JIT and connection pools are hot before the first measured scenario.
     await autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 10, duration: 2 });
+    const backends = await watchBackends(target.url);
     const table: Record<string, string | number>[] = [];
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    const loadBefore = load();
     for (const s of scenarios) {
       const cpuBefore = cpuSeconds(server.pid);
+      const dbBefore = await backends.cpu();
+      const genBefore = process.cpuUsage();
       const r = await run(s);
+      const gen = process.cpuUsage(genBefore);
       const cpuAfter = cpuSeconds(server.pid);
+      const dbAfter = await backends.cpu();
+      const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests.total));
       table.push({
         endpoint: s.name,
         'req/s': Math.round(r.requests.average),
@@ -213,11 +246,11 @@ async function main() {
         requests: r.requests.total,
         'non-2xx': r.non2xx,
         errors: r.errors,
-        // Load-independent: server process CPU per answered request (the machine is shared).
-        'server CPU µs/req':
-          cpuBefore === null || cpuAfter === null
-            ? '-'
-            : Math.round(((cpuAfter - cpuBefore) * 1e6) / Math.max(1, r.requests.total)),
+        // CPU per answered request, which other load on the machine does not change: the API process, its
+        // PostgreSQL backends, and autocannon itself (all three share the 2 cores).
+        'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
+        'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
+        'autocannon µs/req': perRequest((gen.user + gen.system) / 1e6),
       });
       console.log(`[bench] ${s.name}: ${Math.round(r.requests.average)} req/s`);
     }
@@ -225,6 +258,8 @@ async function main() {
       `\nRuralRoute API on ${kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint (bearer sessions of ${USERS} users):`,
     );
     console.table(table);
+    console.log(`load average (1/5/15 min) before: ${loadBefore}, after: ${load()} — other processes share the CPUs`);
+    await backends.close();
     // Plans are read after the load, once bookings exist; PGlite allows one process, so the server stops first.
     await stopServer(server);
     server = undefined;

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { hashToken } from '../src/server/auth/tokens';
 import { createBookingService } from '../src/server/bookings/service';
@@ -31,11 +31,17 @@ export async function explainListQueries(
     ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
     : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
 
+  // A user who made bookings during the accept run, so that their bookings list is not empty.
+  const [driver] = await db
+    .select({ userId: schema.bookings.driverId })
+    .from(schema.bookings)
+    .orderBy(desc(schema.bookings.createdAt))
+    .limit(1);
   const [session] = await db
     .select({ userId: schema.sessions.userId })
     .from(schema.sessions)
     .where(eq(schema.sessions.tokenHash, hashToken(tokens[0] ?? '')));
-  const me = session?.userId ?? '';
+  const me = driver?.userId ?? session?.userId ?? '';
   const rides = createRideService(db);
   const requests = createRequestService(db);
   const bookings = createBookingService(db);
@@ -69,20 +75,27 @@ export async function explainListQueries(
     await step();
   }
 
-  console.log(`\n[bench] EXPLAIN ANALYZE of the list queries, on the seeded data after the load runs:`);
+  console.log(
+    '\n[bench] EXPLAIN ANALYZE of the list queries as the API runs them (prepared, generic plan), on the seeded data:',
+  );
+  let n = 0;
   for (const c of captured) {
     if (c.label === '') continue;
-    const result = await database.db.execute(sql.raw(`explain (analyze, costs off) ${inline(c.query, c.params)}`));
-    const lines = (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']);
+    n += 1;
+    // One connection (a transaction) for SET LOCAL, PREPARE and EXECUTE alike.
+    const lines = await database.db.transaction(async (tx) => {
+      await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
+      await tx.execute(sql.raw(`prepare bench_explain_${n} as ${c.query}`));
+      const args = c.params.length ? `(${c.params.map(literal).join(', ')})` : '';
+      const result = await tx.execute(sql.raw(`explain (analyze, costs off) execute bench_explain_${n}${args}`));
+      await tx.execute(sql.raw(`deallocate bench_explain_${n}`));
+      return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']);
+    });
     console.log(`\n-- ${c.label}\n${lines.map((l) => `   ${l}`).join('\n')}`);
   }
 }
 
-/** EXPLAIN cannot take bind parameters: inline them as quoted literals (bench data only, never user input). */
-function inline(query: string, params: unknown[]): string {
-  return query.replace(/\$(\d+)/g, (_, n: string) => {
-    const v = params[Number(n) - 1];
-    if (typeof v === 'number') return String(v);
-    return `'${String(v).replace(/'/g, "''")}'`;
-  });
+/** EXECUTE takes literal arguments: quote them (bench data only, never user input). */
+function literal(v: unknown): string {
+  return typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
 }

@@ -64,7 +64,10 @@ export function createApp({ db, env, clientDir }: AppOptions) {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(compress());
+  const compressBody = compress();
+  // Without Accept-Encoding there is nothing to negotiate, and compress() would still rebuild the response to add
+  // Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
+  app.use((c, next) => (c.req.header('accept-encoding') ? compressBody(c, next) : next()));
 
   app.use('/api/*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
