@@ -13,6 +13,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Env } from './env';
+import { isBadDataError, sqlState } from './db/errors';
 import { AppError } from './http/app-error';
 import { originCheck } from './http/csrf';
 import { sessionMiddleware } from './http/session';
@@ -128,6 +129,11 @@ export function createApp({ db, env, clientDir }: AppOptions) {
             ? { code: 'malformed_json', message: 'The request body is not valid JSON.' }
             : { code: 'validation_error', message: 'Please check your input' };
       return c.json(body, err.status);
+    }
+    if (isBadDataError(err)) {
+      // A value the schemas let through but the database refused as data: still the caller's input, still a 400.
+      console.warn(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: database refused input (${sqlState(err)})`);
+      return c.json({ code: 'validation_error', message: 'Please check your input' }, 400);
     }
     console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
     return c.json({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }, 500);

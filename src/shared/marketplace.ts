@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
+import { NUL_MESSAGE, noNul } from './text';
+
+export { NUL_MESSAGE };
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
 
 /**
@@ -9,8 +12,6 @@ import { COMPENSATION_MAX_CENTS, toCents } from './money';
  */
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
-export const NUL_MESSAGE = 'Text must not contain null characters';
-const noNul = (v: string) => !v.includes('\u0000');
 
 /** Spec fallbacks (section 5) for a body that is not even an object. */
 export const INPUT_FALLBACK_MESSAGE = 'Please check your input';

@@ -2,6 +2,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../http/app-error';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { SessionCache } from './session-cache';
@@ -18,12 +19,6 @@ export interface SessionPolicy {
 export interface AuthContext {
   user: User;
   session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  // drizzle wraps driver errors; the SQLSTATE sits on the error or its cause.
-  const code = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? (e as { code: unknown }).code : undefined);
-  return code(err) === '23505' || code((err as { cause?: unknown } | null)?.cause) === '23505';
 }
 
 export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy) {

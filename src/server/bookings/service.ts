@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
-import { isUniqueViolation } from '../auth/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { AppError } from '../http/app-error';
