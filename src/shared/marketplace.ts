@@ -161,6 +161,8 @@ export const deliveryRequestSchema = z.object({
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
+  /** The viewer has already accepted it (browse): the card links to My Bookings instead of offering Accept. */
+  accepted_by_me: z.boolean(),
 });
 export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 

@@ -43,6 +43,7 @@ interface RequestRow {
   status: string;
   createdAt: Date;
   requesterName: string;
+  acceptedByMe?: boolean;
 }
 
 function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
@@ -58,6 +59,7 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     created_at: row.createdAt.toISOString(),
     requester_name: row.requesterName,
     is_own: row.userId === viewerId,
+    accepted_by_me: row.acceptedByMe ?? false,
   };
 }
 
@@ -68,10 +70,12 @@ const beforeCursor = sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id})
 
 export function createRequestService(db: Db) {
   /** Two prepared statements per list (first page / after a cursor); see the ride service. */
-  const list = (name: string, filter: SQL) => {
+  const list = (name: string, filter: SQL, withAcceptedByViewer = false) => {
+    // One probe of the unique (request_id, driver_id) index per row on the page.
+    const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')})`;
     const query = (cursor: boolean) =>
       db
-        .select(columns)
+        .select(withAcceptedByViewer ? { ...columns, acceptedByMe } : columns)
         .from(deliveryRequests)
         .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
         .where(cursor ? and(filter, beforeCursor) : filter)
@@ -91,7 +95,7 @@ export function createRequestService(db: Db) {
     'requests_mine',
     sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
   );
-  const open = list('requests_browse', sql`${deliveryRequests.status} = 'open'`);
+  const open = list('requests_browse', sql`${deliveryRequests.status} = 'open'`, true);
 
   /** My requests, newest first. */
   async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
@@ -100,7 +104,7 @@ export function createRequestService(db: Db) {
   }
 
   async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
-    const rows = await open({}, page);
+    const rows = await open({ viewerId }, page);
     return toPage(rows, page.limit, (r) => toRequest(r, viewerId), sortKey);
   }
 
