@@ -109,10 +109,24 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
   await expect(theRequest).toContainText('Compensation: $12.50');
   await expect(theRequest).toContainText(`Needed by: ${longDate(neededBy)}`);
   await expectNoAxeViolations(b.page);
+  // A second tab of B's, loaded before the accept, keeps a stale Accept button.
+  const staleTab = await b.context.newPage();
+  await staleTab.goto('/dashboard/browse-requests');
+  await expect(card(staleTab, title).getByRole('button', { name: `Accept request ${title}` })).toBeVisible();
+
   await theRequest.getByRole('button', { name: `Accept request ${title}` }).click();
   await expectToast(b.page, 'Success', 'Request accepted! Check your bookings to manage it.');
-  await theRequest.getByRole('button', { name: `Accept request ${title}` }).click();
-  await expectToast(b.page, 'Already accepted', "You've already accepted this request");
+  // The card now says so and links to the booking, instead of offering Accept again.
+  await expect(theRequest).toContainText('You accepted this');
+  await expect(theRequest.getByRole('link', { name: 'See My Bookings' })).toBeVisible();
+  await expect(theRequest.getByRole('button', { name: /Accept/ })).toHaveCount(0);
+
+  await card(staleTab, title)
+    .getByRole('button', { name: `Accept request ${title}` })
+    .click();
+  await expectToast(staleTab, 'Already accepted', "You've already accepted this request");
+  await expect(card(staleTab, title)).toContainText('You accepted this');
+  await staleTab.close();
 
   await goTo(b.page, 'My Bookings', 'My Bookings');
   const booking = card(b.page, title);

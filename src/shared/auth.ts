@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { NUL_MESSAGE, noNul } from './text';
 
 /**
  * Sign-up contract (spec section 5). Key order matters: the first failing issue is the one shown to the user,
@@ -10,19 +11,22 @@ export const signUpSchema = z.object({
     .string({ error: 'Invalid email address' })
     .trim()
     .email('Invalid email address')
-    .max(LIMITS.emailMax, `Email must be less than ${LIMITS.emailMax} characters`),
+    .max(LIMITS.emailMax, `Email must be less than ${LIMITS.emailMax} characters`)
+    .refine(noNul, NUL_MESSAGE),
   password: z
     .string({ error: `Password must be at least ${LIMITS.passwordMin} characters` })
     .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
     .regex(/[A-Z]/, 'Password must contain at least one uppercase letter')
     .regex(/[a-z]/, 'Password must contain at least one lowercase letter')
     .regex(/[0-9]/, 'Password must contain at least one number')
-    .regex(/[^A-Za-z0-9]/, 'Password must contain at least one special character'),
+    .regex(/[^A-Za-z0-9]/, 'Password must contain at least one special character')
+    .max(1024, 'Password must be less than 1024 characters'),
   full_name: z
     .string({ error: 'Full name is required' })
     .trim()
     .min(1, 'Full name is required')
-    .max(LIMITS.fullNameMax, `Full name must be less than ${LIMITS.fullNameMax} characters`),
+    .max(LIMITS.fullNameMax, `Full name must be less than ${LIMITS.fullNameMax} characters`)
+    .refine(noNul, NUL_MESSAGE),
   age_confirmed: z.literal(true, { error: `You must confirm you are ${LIMITS.minimumAge} or older` }),
 });
 export type SignUpInput = z.input<typeof signUpSchema>;
@@ -32,7 +36,8 @@ export const signInSchema = z.object({
     .string({ error: 'Email is required' })
     .trim()
     .min(1, 'Email is required')
-    .max(LIMITS.emailMax, 'Invalid email or password'),
+    .max(LIMITS.emailMax, 'Invalid email or password')
+    .refine(noNul, 'Invalid email or password'),
   // Bounded so nobody can make the server hash megabytes; far above any real password.
   password: z
     .string({ error: 'Password is required' })

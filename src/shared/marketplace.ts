@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
+import { NUL_MESSAGE, noNul } from './text';
+
+export { NUL_MESSAGE };
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
 
 /**
@@ -9,8 +12,6 @@ import { COMPENSATION_MAX_CENTS, toCents } from './money';
  */
 
 /** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
-export const NUL_MESSAGE = 'Text must not contain null characters';
-const noNul = (v: string) => !v.includes('\u0000');
 
 /** Spec fallbacks (section 5) for a body that is not even an object. */
 export const INPUT_FALLBACK_MESSAGE = 'Please check your input';
@@ -160,6 +161,8 @@ export const deliveryRequestSchema = z.object({
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
+  /** The viewer has already accepted it (browse): the card links to My Bookings instead of offering Accept. */
+  accepted_by_me: z.boolean(),
 });
 export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 

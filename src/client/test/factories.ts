@@ -37,6 +37,7 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     created_at: '2026-01-01T10:00:00.000Z',
     requester_name: 'Ada Field',
     is_own: false,
+    accepted_by_me: false,
     ...over,
   };
 }

@@ -319,3 +319,18 @@ describe('rate limits', () => {
       );
   });
 });
+
+describe('text the database cannot store', () => {
+  it('refuses a NUL character in the email or name with a 400 and stores nothing (a password only ever becomes a hash)', async () => {
+    const bad = [signUpBody('nul\u0000@example.com'), signUpBody('nulname@example.com', { full_name: 'Ann\u0000' })];
+    for (const body of bad) {
+      const res = await call<{ code: string }>('POST', '/auth/sign-up', { body });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+    }
+    expect(await countUsers('nulname@example.com')).toBe(0);
+    const signIn = await call('POST', '/auth/sign-in', { body: { email: 'a\u0000@example.com', password: 'x' } });
+    expect(signIn.status).toBe(400);
+    expect(signIn.body).toEqual({ code: 'validation_error', message: 'Invalid email or password' });
+  });
+});

@@ -2,14 +2,18 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
+import { isUniqueViolation } from '../db/errors';
 import { AppError } from '../http/app-error';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
+import { SessionCache } from './session-cache';
 import { hashToken, newSessionToken } from './tokens';
 
 export interface SessionPolicy {
   idleMs: number;
   absoluteMs: number;
   touchMs: number;
+  /** How long a resolved session is reused from memory; 0 looks every call up (see session-cache.ts). */
+  cacheMs?: number;
 }
 
 export interface AuthContext {
@@ -17,14 +21,9 @@ export interface AuthContext {
   session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
 }
 
-export function isUniqueViolation(err: unknown): boolean {
-  // drizzle wraps driver errors; the SQLSTATE sits on the error or its cause.
-  const code = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? (e as { code: unknown }).code : undefined);
-  return code(err) === '23505' || code((err as { cause?: unknown } | null)?.cause) === '23505';
-}
-
 export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy) {
   const decoy = decoyHasher(cost);
+  const cache = new SessionCache<AuthContext>(policy.cacheMs ?? 0);
 
   async function signUp(input: { email: string; password: string; full_name: string }): Promise<User> {
     const email = normalizeEmail(input.email);
@@ -85,6 +84,12 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
 
   /** Looks a token up; expired (idle or absolute) sessions are deleted and yield null. */
   async function resolveSession(token: string): Promise<AuthContext | null> {
+    const tokenHash = hashToken(token);
+    const cached = cache.get(tokenHash);
+    if (cached) {
+      if (isLive(cached.session, Date.now())) return cached;
+      cache.drop(tokenHash);
+    }
     const [row] = await db
       .select({
         id: sessions.id,
@@ -98,15 +103,15 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(eq(sessions.tokenHash, hashToken(token)))
+      .where(eq(sessions.tokenHash, tokenHash))
       .limit(1);
     if (!row) return null;
     const now = Date.now();
-    if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() + policy.idleMs <= now) {
+    if (!isLive(row, now)) {
       await db.delete(sessions).where(eq(sessions.id, row.id));
       return null;
     }
-    return {
+    const ctx: AuthContext = {
       user: { id: row.userId, email: row.email, full_name: row.fullName },
       session: {
         id: row.id,
@@ -115,6 +120,13 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         expiresAt: row.expiresAt,
       },
     };
+    // The cached object is shared: the session middleware's touch updates its lastSeenAt for every later hit.
+    cache.set(tokenHash, ctx);
+    return ctx;
+  }
+
+  function isLive(s: { expiresAt: Date; lastSeenAt: Date }, now: number): boolean {
+    return s.expiresAt.getTime() > now && s.lastSeenAt.getTime() + policy.idleMs > now;
   }
 
   /** Slides the idle window forward; returns the new last-seen time, or null when no refresh was due. */
@@ -129,6 +141,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
   }
 
   async function revokeSession(token: string): Promise<void> {
+    cache.revoke(hashToken(token));
     await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
   }
 

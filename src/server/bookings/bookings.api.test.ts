@@ -19,6 +19,22 @@ async function openRequest(token: string, title = 'Feed from the co-op') {
 }
 
 describe('POST /bookings (accept)', () => {
+  it('marks the request as accepted by me in my browse list only, so the card stops offering Accept', async () => {
+    const owner = await signUpAndIn('Olive Owner');
+    const driver = await signUpAndIn('Dan Driver');
+    const other = await signUpAndIn('Otto Other');
+    const req = await openRequest(owner.token, 'Accepted-flag request');
+    const flag = async (token: string) => {
+      const res = await call<PageBody<DeliveryRequest>>('GET', '/requests/browse?limit=50', { cookie: token });
+      return res.body.items.find((r) => r.id === req.id)?.accepted_by_me;
+    };
+    expect(await flag(driver.token)).toBe(false);
+    expect((await call('POST', '/bookings', { cookie: driver.token, body: { request_id: req.id } })).status).toBe(201);
+    expect(await flag(driver.token)).toBe(true);
+    expect(await flag(other.token)).toBe(false);
+    expect(await flag(owner.token)).toBe(false);
+  });
+
   it("creates a 'pending' booking with the session user as driver, ignoring driver_id and status", async () => {
     const owner = await signUpAndIn('Olive Owner');
     const driver = await signUpAndIn('Dan Driver');

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
-import { isUniqueViolation } from '../auth/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { AppError } from '../http/app-error';
@@ -78,10 +78,9 @@ export function createBookingService(db: Db) {
     }
   }
 
-  /** Bookings where the user is the driver, newest first, with the request and its requester. */
-  async function listMine(driverId: string, page: { cursor?: string; limit: number }): Promise<Page<Booking>> {
-    const key = decodeCursor(page.cursor, bookingCursor);
-    const rows = await db
+  /** Two prepared statements (first page / after a cursor); see the ride service. */
+  const mine = (cursor: boolean) =>
+    db
       .select({
         id: bookings.id,
         requestId: bookings.requestId,
@@ -97,12 +96,25 @@ export function createBookingService(db: Db) {
       .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
       .where(
         and(
-          eq(bookings.driverId, driverId),
-          key ? sql`(${bookings.createdAt}, ${bookings.id}) < (${key[0]}::timestamptz, ${key[1]}::uuid)` : undefined,
+          sql`${bookings.driverId} = ${sql.placeholder('driverId')}`,
+          cursor
+            ? sql`(${bookings.createdAt}, ${bookings.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`
+            : undefined,
         ),
       )
       .orderBy(desc(bookings.createdAt), desc(bookings.id))
-      .limit(page.limit + 1);
+      .limit(sql.placeholder('limit'))
+      .prepare(`bookings_mine_${cursor ? 'after' : 'first'}`);
+  const mineFirst = mine(false);
+  const mineAfter = mine(true);
+
+  /** Bookings where the user is the driver, newest first, with the request and its requester. */
+  async function listMine(driverId: string, page: { cursor?: string; limit: number }): Promise<Page<Booking>> {
+    const key = decodeCursor(page.cursor, bookingCursor);
+    const limit = page.limit + 1;
+    const rows = key
+      ? await mineAfter.execute({ driverId, limit, at: key[0], id: key[1] })
+      : await mineFirst.execute({ driverId, limit });
     return toPage(rows, page.limit, toBooking, (r) => [r.createdAt.toISOString(), r.id]);
   }
 

@@ -100,3 +100,28 @@ describe('GET /dashboard', () => {
     expect(res.body).toEqual({ code: 'unauthenticated', message: 'Please sign in to continue.' });
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes every marketplace endpoint', async () => {
+    const res = await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const ops = Object.entries(res.body.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        'GET /rides/mine',
+        'GET /rides/browse',
+        'POST /rides',
+        'DELETE /rides/{id}',
+        'GET /requests/mine',
+        'GET /requests/browse',
+        'POST /requests',
+        'DELETE /requests/{id}',
+        'GET /bookings/mine',
+        'POST /bookings',
+        'GET /dashboard',
+      ]),
+    );
+  });
+});

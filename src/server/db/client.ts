@@ -26,7 +26,14 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
       import('drizzle-orm/node-postgres'),
       import('drizzle-orm/node-postgres/migrator'),
     ]);
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      // Named prepared statements (the marketplace lists) keep one plan per connection instead of being re-planned
+      // on every call; their index range scans do not depend on the parameter values. Unnamed queries are
+      // planned per call as always. See docs/decisions/043-api-throughput.md.
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
     // An idle client's error must not crash the process; the pool replaces it.
     pool.on('error', (err) => console.error('[db] idle client error:', err.message));
     const db = drizzle(pool, { schema });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, toCents } from '../../shared/money';
@@ -43,6 +43,7 @@ interface RequestRow {
   status: string;
   createdAt: Date;
   requesterName: string;
+  acceptedByMe?: boolean;
 }
 
 function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
@@ -58,41 +59,52 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     created_at: row.createdAt.toISOString(),
     requester_name: row.requesterName,
     is_own: row.userId === viewerId,
+    accepted_by_me: row.acceptedByMe ?? false,
   };
 }
 
 const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as const;
-const newestFirst = [desc(deliveryRequests.createdAt), desc(deliveryRequests.id)];
 
 /** Rows older than the cursor in (created_at, id) descending order. */
-function before(cursor: string | undefined) {
-  const key = decodeCursor(cursor, requestCursor);
-  if (!key) return undefined;
-  const [at, id] = key;
-  return sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${at}::timestamptz, ${id}::uuid)`;
-}
+const beforeCursor = sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
 export function createRequestService(db: Db) {
-  const base = () =>
-    db.select(columns).from(deliveryRequests).innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId));
+  /** Two prepared statements per list (first page / after a cursor); see the ride service. */
+  const list = (name: string, filter: SQL, withAcceptedByViewer = false) => {
+    // One probe of the unique (request_id, driver_id) index per row on the page.
+    const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')})`;
+    const query = (cursor: boolean) =>
+      db
+        .select(withAcceptedByViewer ? { ...columns, acceptedByMe } : columns)
+        .from(deliveryRequests)
+        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+        .where(cursor ? and(filter, beforeCursor) : filter)
+        .orderBy(desc(deliveryRequests.createdAt), desc(deliveryRequests.id))
+        .limit(sql.placeholder('limit'))
+        .prepare(`${name}_${cursor ? 'after' : 'first'}`);
+    const first = query(false);
+    const after = query(true);
+    return (params: Record<string, unknown>, page: { cursor?: string; limit: number }) => {
+      const key = decodeCursor(page.cursor, requestCursor);
+      const limit = page.limit + 1;
+      return key ? after.execute({ ...params, limit, at: key[0], id: key[1] }) : first.execute({ ...params, limit });
+    };
+  };
+  // Soft-deleted requests are gone for their owner too (docs/decisions/040-request-soft-delete.md).
+  const mine = list(
+    'requests_mine',
+    sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
+  );
+  const open = list('requests_browse', sql`${deliveryRequests.status} = 'open'`, true);
 
-  /** My requests, newest first; soft-deleted ones are gone for their owner. */
+  /** My requests, newest first. */
   async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
-    const rows = await base()
-      .where(
-        and(eq(deliveryRequests.userId, userId), sql`${deliveryRequests.status} <> 'deleted'`, before(page.cursor)),
-      )
-      .orderBy(...newestFirst)
-      .limit(page.limit + 1);
+    const rows = await mine({ userId }, page);
     return toPage(rows, page.limit, (r) => toRequest(r, userId), sortKey);
   }
 
   async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
-    const rows = await base()
-      // A literal, not a parameter, so the planner always matches the partial index.
-      .where(and(sql`${deliveryRequests.status} = 'open'`, before(page.cursor)))
-      .orderBy(...newestFirst)
-      .limit(page.limit + 1);
+    const rows = await open({ viewerId }, page);
     return toPage(rows, page.limit, (r) => toRequest(r, viewerId), sortKey);
   }
 

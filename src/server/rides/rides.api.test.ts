@@ -101,6 +101,17 @@ describe('POST /rides', () => {
   });
 });
 
+describe('POST /rides with a body over 64 KiB', () => {
+  it('answers 413 and stores nothing', async () => {
+    const a = await sharedUser();
+    const before = await countRows(ctx.database.db, rides);
+    const res = await call('POST', '/rides', { cookie: a.token, body: rideBody({ notes: 'n'.repeat(70_000) }) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ code: 'payload_too_large', message: 'The request is too large.' });
+    expect(await countRows(ctx.database.db, rides)).toBe(before);
+  });
+});
+
 describe('GET /rides/mine', () => {
   it('lists only my rides, soonest departure first, timed rides before untimed ones on the same day', async () => {
     const a = await signUpAndIn('Ann');

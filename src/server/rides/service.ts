@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { earliestToday } from '../../shared/dates';
 import type { Page, Ride } from '../../shared/marketplace';
@@ -62,40 +62,50 @@ function toRide(row: RideRow, viewerId: string): Ride {
 }
 
 const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:00:00', row.id] as const;
-const order = [asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id)];
 
 /** Rows after the cursor in (date, time-or-end-of-day, id) order: one row comparison the indexes can range-scan. */
-function after(cursor: string | undefined) {
-  const key = decodeCursor(cursor, rideCursor);
-  if (!key) return undefined;
-  const [date, time, id] = key;
-  return sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${date}::date, ${time}::time, ${id}::uuid)`;
-}
+const afterCursor = sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${sql.placeholder('date')}::date, ${sql.placeholder('time')}::time, ${sql.placeholder('id')}::uuid)`;
 
 export function createRideService(db: Db) {
-  const base = () => db.select(columns).from(rides).innerJoin(profiles, eq(profiles.userId, rides.userId));
+  /**
+   * Each list is two prepared statements (first page / after a cursor): built once, so a request spends no time
+   * assembling SQL, and PostgreSQL reuses the plan per connection. Status filters are literals so the planner
+   * always matches the partial index.
+   */
+  const list = (name: string, filter: SQL) => {
+    const query = (cursor: boolean) =>
+      db
+        .select(columns)
+        .from(rides)
+        .innerJoin(profiles, eq(profiles.userId, rides.userId))
+        .where(cursor ? and(filter, afterCursor) : filter)
+        .orderBy(asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id))
+        .limit(sql.placeholder('limit'))
+        .prepare(`${name}_${cursor ? 'after' : 'first'}`);
+    const first = query(false);
+    const after = query(true);
+    return (params: Record<string, unknown>, page: { cursor?: string; limit: number }) => {
+      const key = decodeCursor(page.cursor, rideCursor);
+      const limit = page.limit + 1;
+      return key
+        ? after.execute({ ...params, limit, date: key[0], time: key[1], id: key[2] })
+        : first.execute({ ...params, limit });
+    };
+  };
+  const mine = list('rides_mine', sql`${rides.userId} = ${sql.placeholder('userId')}`);
+  const active = list(
+    'rides_browse',
+    sql`${rides.status} = 'active' and ${rides.departureDate} >= ${sql.placeholder('today')}::date`,
+  );
 
   async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
-    const rows = await base()
-      .where(and(eq(rides.userId, userId), after(page.cursor)))
-      .orderBy(...order)
-      .limit(page.limit + 1);
+    const rows = await mine({ userId }, page);
     return toPage(rows, page.limit, (r) => toRide(r, userId), sortKey);
   }
 
   /** Active rides departing today (anywhere on Earth) or later, soonest first. */
   async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
-    const rows = await base()
-      .where(
-        and(
-          // A literal, not a parameter, so the planner always matches the partial index.
-          sql`${rides.status} = 'active'`,
-          sql`${rides.departureDate} >= ${earliestToday()}::date`,
-          after(page.cursor),
-        ),
-      )
-      .orderBy(...order)
-      .limit(page.limit + 1);
+    const rows = await active({ today: earliestToday() }, page);
     return toPage(rows, page.limit, (r) => toRide(r, viewerId), sortKey);
   }
 

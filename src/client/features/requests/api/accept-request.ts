@@ -17,14 +17,20 @@ export function useAcceptRequest() {
     onSuccess: () => {
       toastSuccess('Success', 'Request accepted! Check your bookings to manage it.');
       return Promise.all([
+        // The browse card turns into 'You accepted this'.
+        queryClient.invalidateQueries({ queryKey: queryKeys.requests }),
         queryClient.invalidateQueries({ queryKey: queryKeys.bookings }),
         queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
       ]);
     },
     onError: (err) => {
       toastMutationError(err);
-      // Spec: when the request is no longer open, the list is reloaded so it disappears.
-      if (err instanceof ApiError && (err.code === 'request_unavailable' || err.status === 404)) {
+      // Spec: when the request is no longer open, the list is reloaded so it disappears; a stale list (accepted in
+      // another tab) is reloaded too, so the card shows it is already accepted.
+      if (
+        err instanceof ApiError &&
+        (err.code === 'request_unavailable' || err.code === 'already_accepted' || err.status === 404)
+      ) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.requests });
       }
     },

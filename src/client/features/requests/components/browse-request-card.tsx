@@ -1,4 +1,5 @@
 import { Check } from 'lucide-react';
+import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,6 +23,13 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
         {request.is_own ? (
           // Users cannot accept their own request (the server refuses it too).
           <Badge tone="green">Your request</Badge>
+        ) : request.accepted_by_me ? (
+          <p className="flex flex-wrap items-center gap-2 text-sm">
+            <Badge tone="blue">You accepted this</Badge>
+            <Link to="/dashboard/bookings" className="font-medium text-primary underline underline-offset-4">
+              See My Bookings
+            </Link>
+          </p>
         ) : (
           <Button
             disabled={accept.isPending}

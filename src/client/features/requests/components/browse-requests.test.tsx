@@ -38,6 +38,19 @@ describe('Browse Delivery Requests', () => {
     expect(mine.queryByRole('button')).not.toBeInTheDocument();
   });
 
+  it('a request I already accepted links to My Bookings instead of offering Accept again', async () => {
+    stubApi({
+      'GET /requests/browse': () => ({
+        body: { items: [makeRequest({ title: 'Already mine to carry', accepted_by_me: true })], next_cursor: null },
+      }),
+    });
+    renderWithProviders(<BrowseRequests />);
+    const card = within((await screen.findByRole('heading', { name: 'Already mine to carry' })).closest('li')!);
+    expect(card.getByText('You accepted this')).toBeVisible();
+    expect(card.getByRole('link', { name: 'See My Bookings' })).toHaveAttribute('href', '/dashboard/bookings');
+    expect(card.queryByRole('button')).not.toBeInTheDocument();
+  });
+
   it('accepting toasts Success and sends only the request id', async () => {
     const calls = renderPage(() => ({ status: 201, body: {} }));
     const user = userEvent.setup();

@@ -1,0 +1,278 @@
+/**
+ * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests, starts the API in a child process on
+ * BENCH_PORT (default 3300) and loads each endpoint with autocannon (50 connections), printing requests/s and
+ * p50/p99 latency. Real PostgreSQL when DATABASE_URL is set (a throwaway database is created and dropped), else
+ * embedded PGlite in a temp dir (shorter runs: one connection, single-threaded).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/server/db/client';
+import { encodeCursor } from '../src/server/http/pagination';
+import { explainListQueries } from './explain';
+import { seed, USERS } from './seed';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3300);
+const CONNECTIONS = 50;
+const baseUrl = process.env.DATABASE_URL;
+const kind = baseUrl ? 'postgres' : 'pglite';
+const DURATION = Number(process.env.BENCH_SECONDS ?? (baseUrl ? 8 : 4));
+
+async function createTarget(): Promise<{ url?: string; dataDir: string; cleanup: () => Promise<void> }> {
+  if (!baseUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rr-bench-'));
+    return { dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `rr_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir: '',
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
+const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
+  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/** Cursors and accept pairs are read straight from the seeded data, so no benchmark time goes to paging there. */
+async function prepare(db: Database['db']) {
+  const [ride] = await rows<{ d: string; t: string; id: string }>(
+    db,
+    sql`select departure_date::text as d, coalesce(departure_time, time '24:00')::text as t, id::text as id
+        from rides where status = 'active' and departure_date >= current_date - 1
+        order by departure_date, coalesce(departure_time, time '24:00'), id offset 9999 limit 1`,
+  );
+  const [request] = await rows<{ at: string; id: string }>(
+    db,
+    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, id::text as id
+        from delivery_requests where status = 'open' order by created_at desc, id desc offset 9999 limit 1`,
+  );
+  if (!ride || !request) throw new Error('seed produced too few rows for a deep page');
+  const owners = await rows<{ id: string; owner: number }>(
+    db,
+    sql`select r.id::text as id, substring(u.email from 6 for position('@' in u.email) - 6)::int as owner
+        from delivery_requests r join users u on u.id = r.user_id where r.status = 'open' order by r.created_at desc`,
+  );
+  return {
+    deepRides: encodeCursor([ride.d, ride.t, ride.id]),
+    deepRequests: encodeCursor([request.at, request.id]),
+    // Driver = the next user after the owner: never their own request, never the same pair twice.
+    acceptPairs: owners.map((o) => ({ requestId: o.id, driver: o.owner % USERS })),
+  };
+}
+
+function startServer(target: { url?: string; dataDir: string }): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/server.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        DATABASE_URL: target.url ?? '',
+        DATA_DIR: target.dataDir || './data',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timer = setTimeout(() => reject(new Error('bench server did not start within 60 s')), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+/** CPU seconds used so far by a process (user + system), from /proc; null where /proc is missing. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU used so far by the PostgreSQL backends serving the bench database (the API's pool), read from /proc: with
+ * PGlite the database runs inside the API process, so this is null.
+ */
+async function watchBackends(url: string | undefined) {
+  if (!url) return { cpu: async () => null, close: async () => {} };
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const seen = new Map<number, number>();
+  return {
+    async cpu(): Promise<number | null> {
+      const { rows: list } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      for (const { pid } of list) seen.set(pid, cpuSeconds(pid) ?? seen.get(pid) ?? 0);
+      // Backends that exited keep their last reading, so the sum never goes backwards.
+      return [...seen.values()].reduce((a, b) => a + b, 0);
+    },
+    close: () => client.end(),
+  };
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 5000).unref();
+  });
+}
+
+interface Scenario {
+  name: string;
+  method?: 'GET' | 'POST';
+  path: (i: number) => string;
+  body?: (i: number) => string;
+  /** The bearer session token for request i; null sends none. */
+  token: ((i: number) => string) | null;
+}
+
+async function run(s: Scenario): Promise<Result> {
+  let i = 0;
+  return autocannon({
+    url: `http://127.0.0.1:${PORT}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        method: s.method ?? 'GET',
+        setupRequest: (req) => {
+          const n = i++;
+          return {
+            ...req,
+            path: s.path(n),
+            headers: {
+              ...(s.token ? { authorization: `Bearer ${s.token(n)}` } : {}),
+              ...(s.body ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(s.body ? { body: s.body(n) } : {}),
+          };
+        },
+      },
+    ],
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const target = await createTarget();
+  let server: ChildProcess | undefined;
+  try {
+    const database = await openDatabase({ url: target.url, dataDir: target.dataDir });
+    console.log(`[bench] ${kind}: seeding…`);
+    const tokens = await seed(database.db);
+    const prep = await prepare(database.db);
+    console.log(`[bench] seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await database.close();
+
+    server = await startServer(target);
+    const token = (n: number) => tokens[n % tokens.length] ?? '';
+    const all: Scenario[] = [
+      // Baselines: the middleware chain alone, then with a session lookup (every endpoint below pays both).
+      { name: 'baseline: GET /health (no session)', path: () => '/api/health', token: null },
+      { name: 'baseline: GET /auth/session', path: () => '/api/auth/session', token },
+      { name: 'browse rides, first page', path: () => '/api/rides/browse', token },
+      { name: 'browse rides, deep page (~500)', path: () => `/api/rides/browse?cursor=${prep.deepRides}`, token },
+      { name: 'browse requests, first page', path: () => '/api/requests/browse', token },
+      {
+        name: 'browse requests, deep page (~500)',
+        path: () => `/api/requests/browse?cursor=${prep.deepRequests}`,
+        token,
+      },
+      { name: 'my rides', path: () => '/api/rides/mine', token },
+      { name: 'my requests', path: () => '/api/requests/mine', token },
+      {
+        name: 'accept (POST /bookings)',
+        method: 'POST',
+        path: () => '/api/bookings',
+        token: (n) => token(prep.acceptPairs[n % prep.acceptPairs.length]?.driver ?? 0),
+        body: (n) => JSON.stringify({ request_id: prep.acceptPairs[n % prep.acceptPairs.length]?.requestId }),
+      },
+    ];
+
+    const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
+    const scenarios = only ? all.filter((s) => only.some((o) => s.name.toLowerCase().includes(o))) : all;
+    // A short warm-up so JIT and connection pools are hot before the first measured scenario.
+    await autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 10, duration: 2 });
+    const backends = await watchBackends(target.url);
+    const table: Record<string, string | number>[] = [];
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    const loadBefore = load();
+    for (const s of scenarios) {
+      const cpuBefore = cpuSeconds(server.pid);
+      const dbBefore = await backends.cpu();
+      const genBefore = process.cpuUsage();
+      const r = await run(s);
+      const gen = process.cpuUsage(genBefore);
+      const cpuAfter = cpuSeconds(server.pid);
+      const dbAfter = await backends.cpu();
+      const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests.total));
+      table.push({
+        endpoint: s.name,
+        'req/s': Math.round(r.requests.average),
+        'p50 ms': r.latency.p50,
+        'p99 ms': r.latency.p99,
+        requests: r.requests.total,
+        'non-2xx': r.non2xx,
+        errors: r.errors,
+        // CPU per answered request, which other load on the machine does not change: the API process, its
+        // PostgreSQL backends, and autocannon itself (all three share the 2 cores).
+        'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
+        'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
+        'autocannon µs/req': perRequest((gen.user + gen.system) / 1e6),
+      });
+      console.log(`[bench] ${s.name}: ${Math.round(r.requests.average)} req/s`);
+    }
+    console.log(
+      `\nRuralRoute API on ${kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint (bearer sessions of ${USERS} users):`,
+    );
+    console.table(table);
+    console.log(`load average (1/5/15 min) before: ${loadBefore}, after: ${load()} — other processes share the CPUs`);
+    await backends.close();
+    // Plans are read after the load, once bookings exist; PGlite allows one process, so the server stops first.
+    await stopServer(server);
+    server = undefined;
+    if (process.env.BENCH_EXPLAIN !== '0') {
+      const again = await openDatabase({ url: target.url, dataDir: target.dataDir });
+      await explainListQueries(again, tokens, prep);
+      await again.close();
+    }
+  } finally {
+    if (server) await stopServer(server);
+    await target.cleanup();
+    console.log(`[bench] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+await main();

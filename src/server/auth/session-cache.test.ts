@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { SessionCache } from './session-cache';
+
+describe('SessionCache', () => {
+  it('answers a stored value until its time to live has passed', () => {
+    const cache = new SessionCache<string>(5_000);
+    cache.set('k', 'v', 1_000);
+    expect(cache.get('k', 5_999)).toBe('v');
+    expect(cache.get('k', 6_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('forgets a dropped key at once, and may store it again', () => {
+    const cache = new SessionCache<string>(5_000);
+    cache.set('k', 'v');
+    cache.drop('k');
+    expect(cache.get('k')).toBeUndefined();
+    cache.set('k', 'w');
+    expect(cache.get('k')).toBe('w');
+  });
+
+  it('refuses to store a revoked key again for one ttl (a lookup racing the sign-out)', () => {
+    const cache = new SessionCache<string>(5_000);
+    cache.set('k', 'v', 1_000);
+    cache.revoke('k', 2_000);
+    expect(cache.get('k', 2_000)).toBeUndefined();
+    cache.set('k', 'stale', 2_500);
+    expect(cache.get('k', 2_500)).toBeUndefined();
+    cache.set('k', 'later', 7_000);
+    expect(cache.get('k', 7_000)).toBe('later');
+  });
+
+  it('stores nothing with a time to live of 0 (cache disabled)', () => {
+    const cache = new SessionCache<string>(0);
+    cache.set('k', 'v');
+    expect(cache.get('k')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('evicts the oldest entries beyond its bound', () => {
+    const cache = new SessionCache<number>(60_000, 3);
+    for (let i = 0; i < 5; i++) cache.set(`k${i}`, i);
+    expect(cache.size).toBe(3);
+    expect(cache.get('k0')).toBeUndefined();
+    expect(cache.get('k4')).toBe(4);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Resolved sessions kept in process memory for a few seconds, so a burst of API calls costs one session lookup
+ * instead of one per call (docs/decisions/043-session-cache.md). Exact for everything this process does: the auth
+ * service drops an entry when it revokes the session, and expiry is re-checked against the cached times on every
+ * hit. Bounded: the oldest entries go first when it is full.
+ */
+export class SessionCache<V> {
+  private readonly entries = new Map<string, { value: V; storedAt: number }>();
+  /** Keys revoked within the last ttl: a lookup that started before the revocation must not cache it again. */
+  private readonly revoked = new Map<string, number>();
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (now - hit.storedAt >= this.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    if (this.ttlMs <= 0) return;
+    const revokedAt = this.revoked.get(key);
+    if (revokedAt !== undefined && now - revokedAt < this.ttlMs) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, storedAt: now });
+    // Map iteration follows insertion order: the first keys are the oldest.
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /** Drops an entry that went stale (e.g. the session expired); it may be cached again. */
+  drop(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** The session was revoked: drop it and refuse to store it again for one ttl. */
+  revoke(key: string, now = Date.now()): void {
+    this.entries.delete(key);
+    if (this.ttlMs <= 0) return;
+    this.revoked.set(key, now);
+    for (const [k, at] of this.revoked) {
+      if (now - at < this.ttlMs && this.revoked.size <= this.maxEntries) break;
+      this.revoked.delete(k);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
