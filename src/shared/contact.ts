@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { NUL_MESSAGE, noNul } from './text';
 
 /** Limits of the contact form: one source for the form, the route and the table's CHECK constraints. */
 export const CONTACT_LIMITS = {
@@ -18,7 +19,8 @@ export const contactMessageSchema = z.object({
     .string({ error: 'Name is required' })
     .trim()
     .min(1, 'Name is required')
-    .max(CONTACT_LIMITS.nameMax, `Name must be less than ${CONTACT_LIMITS.nameMax} characters`),
+    .max(CONTACT_LIMITS.nameMax, `Name must be less than ${CONTACT_LIMITS.nameMax} characters`)
+    .refine(noNul, NUL_MESSAGE),
   email: z
     .string({ error: 'Invalid email address' })
     .trim()
@@ -28,12 +30,14 @@ export const contactMessageSchema = z.object({
     .string({ error: 'Subject is required' })
     .trim()
     .min(1, 'Subject is required')
-    .max(CONTACT_LIMITS.subjectMax, `Subject must be less than ${CONTACT_LIMITS.subjectMax} characters`),
+    .max(CONTACT_LIMITS.subjectMax, `Subject must be less than ${CONTACT_LIMITS.subjectMax} characters`)
+    .refine(noNul, NUL_MESSAGE),
   message: z
     .string({ error: 'Message is required' })
     .trim()
     .min(1, 'Message is required')
-    .max(CONTACT_LIMITS.messageMax, `Message must be less than ${CONTACT_LIMITS.messageMax} characters`),
+    .max(CONTACT_LIMITS.messageMax, `Message must be less than ${CONTACT_LIMITS.messageMax} characters`)
+    .refine(noNul, NUL_MESSAGE),
 });
 export type ContactMessageInput = z.input<typeof contactMessageSchema>;
 export type ContactMessage = z.output<typeof contactMessageSchema>;

@@ -48,6 +48,8 @@ describe('POST /api/contact', () => {
     [{ message: '\n\n' }, 'Message is required'],
     [{ message: 'm'.repeat(CONTACT_LIMITS.messageMax + 1) }, 'Message must be less than 5000 characters'],
     [{ name: 42 }, 'Name is required'],
+    [{ message: 'feed\u0000store' }, 'Text must not contain null characters'],
+    [{ subject: '\u0000' }, 'Text must not contain null characters'],
     [{ message: undefined }, 'Message is required'],
   ])('refuses %j with "%s" and stores nothing', async (patch, message) => {
     const before = (await allMessages()).length;
