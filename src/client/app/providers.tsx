@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Toaster } from '@/components/ui/toaster';
+import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
 import { toastError } from '@/lib/toast';
 
@@ -12,9 +13,20 @@ declare module '@tanstack/react-query' {
 }
 
 export function createQueryClient() {
-  return new QueryClient({
+  /**
+   * A 401 on a load means the session ended on the server (idle or absolute lifetime, or signed out in another tab):
+   * record the signed-out state, and the dashboard layout sends the user to /auth. A failed submit does not redirect:
+   * its toast says to sign in, and what the user typed stays in the form.
+   */
+  const onSessionEnded = (err: unknown) => {
+    if (err instanceof ApiError && err.code === 'unauthenticated') {
+      client.setQueryData(sessionQueryKey, { user: null, session: null });
+    }
+  };
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
-      onError: (_err, query) => {
+      onError: (err, query) => {
+        onSessionEnded(err);
         const description = query.meta?.errorToast;
         if (description) toastError('Error', description);
       },
@@ -27,6 +39,7 @@ export function createQueryClient() {
       },
     },
   });
+  return client;
 }
 
 /**
