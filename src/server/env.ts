@@ -40,7 +40,7 @@ export const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: int(30),
   /** A session's last-seen time (and cookie) is refreshed at most this often. */
   SESSION_TOUCH_SECONDS: int(300),
-  /** A resolved session is reused from memory this long (0 = look it up on every call); see decision 043. */
+  /** A resolved session is reused from memory this long (0 = look it up on every call); see decision 008. */
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   AUTH_FAILED_PER_ACCOUNT_MAX: int(5),
   AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES: int(15),

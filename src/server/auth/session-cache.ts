@@ -1,6 +1,6 @@
 /**
  * Resolved sessions kept in process memory for a few seconds, so a burst of API calls costs one session lookup
- * instead of one per call (docs/decisions/043-session-cache.md). Exact for everything this process does: the auth
+ * instead of one per call (docs/decisions/008-api-throughput.md). Exact for everything this process does: the auth
  * service drops an entry when it revokes the session, and expiry is re-checked against the cached times on every
  * hit. Bounded: the oldest entries go first when it is full.
  */

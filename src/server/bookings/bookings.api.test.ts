@@ -56,7 +56,7 @@ describe('POST /bookings (accept)', () => {
     });
     const [row] = await ctx.database.db.select().from(bookings).where(eq(bookings.id, res.body.id));
     expect(row).toMatchObject({ driverId: driver.user.id, requestId: req.id, status: 'pending' });
-    // The request stays open for other drivers (docs/decisions/041-accept-keeps-request-open.md).
+    // The request stays open for other drivers (docs/decisions/006-accept-keeps-request-open.md).
     const [request] = await ctx.database.db.select().from(deliveryRequests).where(eq(deliveryRequests.id, req.id));
     expect(request?.status).toBe('open');
   });

@@ -45,7 +45,7 @@ export function createBookingService(db: Db) {
    * Accept a request as the given driver, in one transaction: the request is re-read with a share lock, so a
    * concurrent delete (which updates the row) waits for this accept or makes it see 'deleted'. Several drivers
    * may hold the share lock at once; the unique (request, driver) index settles a driver accepting twice.
-   * The request stays 'open' (docs/decisions/041-accept-keeps-request-open.md).
+   * The request stays 'open' (docs/decisions/006-accept-keeps-request-open.md).
    */
   async function accept(driverId: string, requestId: string): Promise<Booking> {
     try {

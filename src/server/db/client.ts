@@ -31,7 +31,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; poolSi
       max: opts.poolSize ?? 10,
       // Named prepared statements (the marketplace lists) keep one plan per connection instead of being re-planned
       // on every call; their index range scans do not depend on the parameter values. Unnamed queries are
-      // planned per call as always. See docs/decisions/043-api-throughput.md.
+      // planned per call as always. See docs/decisions/008-api-throughput.md.
       options: '-c plan_cache_mode=force_generic_plan',
     });
     // An idle client's error must not crash the process; the pool replaces it.

@@ -70,7 +70,7 @@ const oneOf = (column: unknown, values: readonly string[]) =>
   sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
 
 export const RIDE_STATUSES = ['active', 'cancelled', 'completed'] as const;
-/** 'deleted' is a soft delete: see docs/decisions/040-request-soft-delete.md. */
+/** 'deleted' is a soft delete: see docs/decisions/005-request-soft-delete.md. */
 export const REQUEST_STATUSES = ['open', 'closed', 'deleted'] as const;
 
 /**

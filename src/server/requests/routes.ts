@@ -60,7 +60,7 @@ const deleteRoute = createRoute({
   path: '/{id}',
   tags: ['requests'],
   request: { params: idParamSchema },
-  responses: { 204: { description: 'Request deleted (soft: see decision 040)' }, ...errorResponses(401, 403, 404) },
+  responses: { 204: { description: 'Request deleted (soft: see decision 005)' }, ...errorResponses(401, 403, 404) },
 });
 
 export function requestRoutes(service: RequestService) {

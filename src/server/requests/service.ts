@@ -90,7 +90,7 @@ export function createRequestService(db: Db) {
       return key ? after.execute({ ...params, limit, at: key[0], id: key[1] }) : first.execute({ ...params, limit });
     };
   };
-  // Soft-deleted requests are gone for their owner too (docs/decisions/040-request-soft-delete.md).
+  // Soft-deleted requests are gone for their owner too (docs/decisions/005-request-soft-delete.md).
   const mine = list(
     'requests_mine',
     sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
@@ -126,7 +126,7 @@ export function createRequestService(db: Db) {
   }
 
   /**
-   * Soft delete (docs/decisions/040-request-soft-delete.md): the request leaves every list, and the bookings
+   * Soft delete (docs/decisions/005-request-soft-delete.md): the request leaves every list, and the bookings
    * drivers made for it stay visible to them as 'cancelled'. One transaction, so a driver never sees one half.
    * Returns false when the user has no such request (unknown, another user's, or already deleted).
    */
