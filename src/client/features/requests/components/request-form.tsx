@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { localToday } from '../../../../shared/dates';
 import { requestInputSchema, type RequestInput } from '../../../../shared/marketplace';
 import { Field, fieldAria } from '@/components/form/field';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormCard } from '@/components/form/form-card';
 import { Input, Textarea } from '@/components/ui/input';
 import { toastFirstError } from '@/lib/form-errors';
 import { useCreateRequest, type RequestValues } from '../api/create-request';
@@ -50,81 +49,68 @@ export function RequestForm({ id, onDone }: { id: string; onDone: () => void }) 
   );
 
   return (
-    <Card className="mb-6">
-      <CardHeader>
-        <CardTitle id={`${id}-title`}>Create a Delivery Request</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <form
-          id={id}
-          aria-labelledby={`${id}-title`}
-          noValidate
-          className="grid gap-4 md:grid-cols-2"
-          onSubmit={submit}
-        >
-          <div className="md:col-span-2">
-            <Field id="request-title" label="Title" error={errors.title?.message}>
-              <Input {...fieldAria('request-title', errors.title?.message)} required {...form.register('title')} />
-            </Field>
-          </div>
-          <div className="md:col-span-2">
-            <Field id="request-description" label="Description" error={errors.description?.message}>
-              <Textarea
-                {...fieldAria('request-description', errors.description?.message)}
-                required
-                {...form.register('description')}
-              />
-            </Field>
-          </div>
-          <Field id="request-pickup" label="Pickup Location" error={errors.pickup_location?.message}>
-            <Input
-              {...fieldAria('request-pickup', errors.pickup_location?.message)}
-              required
-              {...form.register('pickup_location')}
-            />
-          </Field>
-          <Field id="request-delivery" label="Delivery Location" error={errors.delivery_location?.message}>
-            <Input
-              {...fieldAria('request-delivery', errors.delivery_location?.message)}
-              required
-              {...form.register('delivery_location')}
-            />
-          </Field>
-          <Field id="request-needed-by" label="Needed By (optional)" error={errors.needed_by_date?.message}>
-            <Input
-              {...fieldAria('request-needed-by', errors.needed_by_date?.message)}
-              type="date"
-              min={localToday()}
-              {...form.register('needed_by_date')}
-            />
-          </Field>
-          <Field
-            id="request-compensation"
-            label="Compensation (optional)"
-            error={errors.compensation?.message}
-            hint={COMPENSATION_HINT}
-          >
-            <Input
-              {...fieldAria('request-compensation', errors.compensation?.message, COMPENSATION_HINT)}
-              type="number"
-              step="0.01"
-              min="0"
-              max="10000"
-              inputMode="decimal"
-              placeholder="0.00"
-              {...form.register('compensation')}
-            />
-          </Field>
-          <div className="flex flex-wrap gap-2 md:col-span-2">
-            <Button type="submit" disabled={createRequest.isPending}>
-              {createRequest.isPending ? 'Submitting...' : 'Submit Request'}
-            </Button>
-            <Button type="button" variant="outline" onClick={onDone}>
-              Cancel
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+    <FormCard
+      id={id}
+      title="Create a Delivery Request"
+      onSubmit={submit}
+      busy={createRequest.isPending}
+      submitLabel="Submit Request"
+      busyLabel="Submitting..."
+      onCancel={onDone}
+    >
+      <div className="md:col-span-2">
+        <Field id="request-title" label="Title" error={errors.title?.message}>
+          <Input {...fieldAria('request-title', errors.title?.message)} required {...form.register('title')} />
+        </Field>
+      </div>
+      <div className="md:col-span-2">
+        <Field id="request-description" label="Description" error={errors.description?.message}>
+          <Textarea
+            {...fieldAria('request-description', errors.description?.message)}
+            required
+            {...form.register('description')}
+          />
+        </Field>
+      </div>
+      <Field id="request-pickup" label="Pickup Location" error={errors.pickup_location?.message}>
+        <Input
+          {...fieldAria('request-pickup', errors.pickup_location?.message)}
+          required
+          {...form.register('pickup_location')}
+        />
+      </Field>
+      <Field id="request-delivery" label="Delivery Location" error={errors.delivery_location?.message}>
+        <Input
+          {...fieldAria('request-delivery', errors.delivery_location?.message)}
+          required
+          {...form.register('delivery_location')}
+        />
+      </Field>
+      <Field id="request-needed-by" label="Needed By (optional)" error={errors.needed_by_date?.message}>
+        <Input
+          {...fieldAria('request-needed-by', errors.needed_by_date?.message)}
+          type="date"
+          min={localToday()}
+          {...form.register('needed_by_date')}
+        />
+      </Field>
+      <Field
+        id="request-compensation"
+        label="Compensation (optional)"
+        error={errors.compensation?.message}
+        hint={COMPENSATION_HINT}
+      >
+        <Input
+          {...fieldAria('request-compensation', errors.compensation?.message, COMPENSATION_HINT)}
+          type="number"
+          step="0.01"
+          min="0"
+          max="10000"
+          inputMode="decimal"
+          placeholder="0.00"
+          {...form.register('compensation')}
+        />
+      </Field>
+    </FormCard>
   );
 }

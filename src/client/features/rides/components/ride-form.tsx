@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { localToday } from '../../../../shared/dates';
 import { rideInputSchema, type RideInput } from '../../../../shared/marketplace';
 import { Field, fieldAria } from '@/components/form/field';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { FormCard } from '@/components/form/form-card';
 import { Input, Textarea } from '@/components/ui/input';
 import { toastFirstError } from '@/lib/form-errors';
 import { usePostRide, type RideValues } from '../api/post-ride';
@@ -43,68 +42,55 @@ export function RideForm({ id, onDone }: { id: string; onDone: () => void }) {
   );
 
   return (
-    <Card className="mb-6">
-      <CardHeader>
-        <CardTitle id={`${id}-title`}>Post a New Ride</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <form
-          id={id}
-          aria-labelledby={`${id}-title`}
-          noValidate
-          className="grid gap-4 md:grid-cols-2"
-          onSubmit={submit}
-        >
-          <Field id="ride-origin" label="Origin" error={errors.origin?.message}>
-            <Input {...fieldAria('ride-origin', errors.origin?.message)} required {...form.register('origin')} />
-          </Field>
-          <Field id="ride-destination" label="Destination" error={errors.destination?.message}>
-            <Input
-              {...fieldAria('ride-destination', errors.destination?.message)}
-              required
-              {...form.register('destination')}
-            />
-          </Field>
-          <Field id="ride-date" label="Departure Date" error={errors.departure_date?.message}>
-            <Input
-              {...fieldAria('ride-date', errors.departure_date?.message)}
-              type="date"
-              min={localToday()}
-              required
-              {...form.register('departure_date')}
-            />
-          </Field>
-          <Field id="ride-time" label="Departure Time (optional)" error={errors.departure_time?.message}>
-            <Input
-              {...fieldAria('ride-time', errors.departure_time?.message)}
-              type="time"
-              {...form.register('departure_time')}
-            />
-          </Field>
-          <div className="md:col-span-2">
-            <Field id="ride-space" label="Available Space" error={errors.available_space?.message}>
-              <Input
-                {...fieldAria('ride-space', errors.available_space?.message)}
-                placeholder="e.g., Trunk space, back seat"
-                {...form.register('available_space')}
-              />
-            </Field>
-          </div>
-          <div className="md:col-span-2">
-            <Field id="ride-notes" label="Notes" error={errors.notes?.message}>
-              <Textarea {...fieldAria('ride-notes', errors.notes?.message)} {...form.register('notes')} />
-            </Field>
-          </div>
-          <div className="flex flex-wrap gap-2 md:col-span-2">
-            <Button type="submit" disabled={postRide.isPending}>
-              {postRide.isPending ? 'Posting...' : 'Post Ride'}
-            </Button>
-            <Button type="button" variant="outline" onClick={onDone}>
-              Cancel
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+    <FormCard
+      id={id}
+      title="Post a New Ride"
+      onSubmit={submit}
+      busy={postRide.isPending}
+      submitLabel="Post Ride"
+      busyLabel="Posting..."
+      onCancel={onDone}
+    >
+      <Field id="ride-origin" label="Origin" error={errors.origin?.message}>
+        <Input {...fieldAria('ride-origin', errors.origin?.message)} required {...form.register('origin')} />
+      </Field>
+      <Field id="ride-destination" label="Destination" error={errors.destination?.message}>
+        <Input
+          {...fieldAria('ride-destination', errors.destination?.message)}
+          required
+          {...form.register('destination')}
+        />
+      </Field>
+      <Field id="ride-date" label="Departure Date" error={errors.departure_date?.message}>
+        <Input
+          {...fieldAria('ride-date', errors.departure_date?.message)}
+          type="date"
+          min={localToday()}
+          required
+          {...form.register('departure_date')}
+        />
+      </Field>
+      <Field id="ride-time" label="Departure Time (optional)" error={errors.departure_time?.message}>
+        <Input
+          {...fieldAria('ride-time', errors.departure_time?.message)}
+          type="time"
+          {...form.register('departure_time')}
+        />
+      </Field>
+      <div className="md:col-span-2">
+        <Field id="ride-space" label="Available Space" error={errors.available_space?.message}>
+          <Input
+            {...fieldAria('ride-space', errors.available_space?.message)}
+            placeholder="e.g., Trunk space, back seat"
+            {...form.register('available_space')}
+          />
+        </Field>
+      </div>
+      <div className="md:col-span-2">
+        <Field id="ride-notes" label="Notes" error={errors.notes?.message}>
+          <Textarea {...fieldAria('ride-notes', errors.notes?.message)} {...form.register('notes')} />
+        </Field>
+      </div>
+    </FormCard>
   );
 }

@@ -1,0 +1,99 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { z } from 'zod';
+import type { User } from '../../shared/auth';
+import {
+  idParamSchema,
+  INPUT_FALLBACK_MESSAGE,
+  pageQuerySchema,
+  pageSchema,
+  type Page,
+} from '../../shared/marketplace';
+import { notFound } from './app-error';
+import { objectBody } from './body';
+import { errorResponses, jsonBody } from './openapi';
+import { notFoundOnBadId } from './params';
+import { currentAuth, requireAuth } from './session';
+import { createRouter } from './validation';
+
+/** What rides and delivery requests have in common: a user's own list, everyone's list, create, delete. */
+export interface ListingService<Input, Item> {
+  listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
+  browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
+  create(user: User, input: Input): Promise<Item>;
+  /** False when the user has no such row (unknown, or another user's). */
+  remove(userId: string, id: string): Promise<boolean>;
+}
+
+export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.ZodType> {
+  tag: string;
+  input: z.ZodObject<Shape>;
+  item: Item;
+  notFoundMessage: string;
+  describe: { mine: string; browse: string; created: string; deleted: string };
+}
+
+/** GET /mine, GET /browse, POST /, DELETE /{id}: every route needs a session; owner ids come from it alone. */
+export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodType>(
+  spec: ListingRoutesSpec<Shape, Item>,
+  service: ListingService<z.output<z.ZodObject<Shape>>, z.output<Item>>,
+) {
+  const page = pageSchema(spec.item);
+  const listRoute = (path: string, description: string) =>
+    createRoute({
+      method: 'get',
+      path,
+      tags: [spec.tag],
+      request: { query: pageQuerySchema },
+      responses: {
+        200: { description, content: { 'application/json': { schema: page } } },
+        ...errorResponses(400, 401),
+      },
+    });
+  const createItemRoute = createRoute({
+    method: 'post',
+    path: '/',
+    tags: [spec.tag],
+    request: { body: jsonBody(objectBody(spec.input, INPUT_FALLBACK_MESSAGE)) },
+    responses: {
+      201: { description: spec.describe.created, content: { 'application/json': { schema: spec.item } } },
+      ...errorResponses(400, 401, 403, 413),
+    },
+  });
+  const deleteRoute = createRoute({
+    method: 'delete',
+    path: '/{id}',
+    tags: [spec.tag],
+    request: { params: idParamSchema },
+    responses: { 204: { description: spec.describe.deleted }, ...errorResponses(401, 403, 404) },
+  });
+
+  const router = createRouter();
+  router.use('*', requireAuth);
+
+  router.openapi(listRoute('/mine', spec.describe.mine), async (c) => {
+    const { user } = currentAuth(c);
+    return c.json(await service.listMine(user.id, c.req.valid('query')), 200);
+  });
+
+  router.openapi(listRoute('/browse', spec.describe.browse), async (c) => {
+    const { user } = currentAuth(c);
+    return c.json(await service.browse(user.id, c.req.valid('query')), 200);
+  });
+
+  router.openapi(createItemRoute, async (c) => {
+    const { user } = currentAuth(c);
+    return c.json(await service.create(user, c.req.valid('json') as z.output<z.ZodObject<Shape>>), 201);
+  });
+
+  router.openapi(
+    deleteRoute,
+    async (c) => {
+      const { user } = currentAuth(c);
+      if (!(await service.remove(user.id, c.req.valid('param').id))) throw notFound(spec.notFoundMessage);
+      return c.body(null, 204);
+    },
+    notFoundOnBadId(spec.notFoundMessage),
+  );
+
+  return router;
+}
