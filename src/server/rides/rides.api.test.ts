@@ -230,3 +230,16 @@ describe('without a session', () => {
     expect(await countRows(ctx.database.db, rides)).toBe(before);
   });
 });
+
+describe('length limits at the boundary, in the API and the database alike', () => {
+  it('stores 500 characters even when each is outside the Basic Multilingual Plane, and refuses 501', async () => {
+    const { token } = await sharedUser();
+    const ok = await call<Ride>('POST', '/rides', { cookie: token, body: rideBody({ origin: '🚜'.repeat(500) }) });
+    expect(ok.status).toBe(201);
+    expect([...ok.body.origin]).toHaveLength(500);
+    const [row] = await ctx.database.db.select().from(rides).where(eq(rides.id, ok.body.id));
+    expect(row?.origin).toBe('🚜'.repeat(500));
+    const tooLong = await call('POST', '/rides', { cookie: token, body: rideBody({ origin: '🚜'.repeat(501) }) });
+    expect(tooLong.body).toEqual({ code: 'validation_error', message: 'Origin must be less than 500 characters' });
+  });
+});

@@ -6,6 +6,9 @@ import { isValidIsoDate } from '../../shared/dates';
  * must answer for it, worked out independently of the zod schemas under test.
  */
 
+/** Length as zod and PostgreSQL's char_length count it: code points, so an emoji is one character, not two. */
+const codePoints = (v: string) => [...v].length;
+
 /** Full Unicode, astral planes included, sometimes with a NUL or padding spaces. */
 export const anyText = (opts: { minLength?: number; maxLength?: number } = {}) =>
   fc.string({ unit: 'binary', ...opts });
@@ -30,7 +33,7 @@ export function badRequiredText(max: number, required: string, tooLong: string, 
     notAString.map((v) => [v, required] as const),
     fc.constant([null, required] as const),
     anyText({ minLength: max + 1, maxLength: max * 3 })
-      .filter((v) => v.trim().length > max)
+      .filter((v) => codePoints(v.trim()) > max)
       .map((v) => [v, tooLong] as const),
     anyText({ maxLength: 20 }).map((v) => [`${v}\u0000x`, nul] as const),
   );
@@ -41,7 +44,7 @@ export function badOptionalText(max: number, tooLong: string, nul: string) {
   return fc.oneof(
     notAString.map((v) => [v, tooLong] as const),
     anyText({ minLength: max + 1, maxLength: max * 3 })
-      .filter((v) => v.trim().length > max)
+      .filter((v) => codePoints(v.trim()) > max)
       .map((v) => [v, tooLong] as const),
     anyText({ maxLength: 20 }).map((v) => [`a\u0000${v}`, nul] as const),
   );
