@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { SessionCache } from './session-cache';
 
 describe('SessionCache', () => {
-  it('answers a stored value until its time to live has passed', () => {
+  it('answers a stored value until its time to live (jittered to 80-100%) has passed', () => {
     const cache = new SessionCache<string>(5_000);
     cache.set('k', 'v', 1_000);
-    expect(cache.get('k', 5_999)).toBe('v');
+    expect(cache.get('k', 4_999)).toBe('v');
     expect(cache.get('k', 6_000)).toBeUndefined();
     expect(cache.size).toBe(0);
+  });
+
+  it('spreads expiries, so entries cached together do not all expire together', () => {
+    const cache = new SessionCache<number>(5_000);
+    for (let i = 0; i < 200; i++) cache.set(`k${i}`, i, 0);
+    let alive = 0;
+    for (let i = 0; i < 200; i++) if (cache.get(`k${i}`, 4_500) !== undefined) alive++;
+    // Expiries are uniform over 4,000-5,000 ms, so about half are gone at 4,500 ms.
+    expect(alive).toBeGreaterThan(40);
+    expect(alive).toBeLessThan(160);
   });
 
   it('forgets a dropped key at once, and may store it again', () => {

@@ -5,7 +5,7 @@
  * hit. Bounded: the oldest entries go first when it is full.
  */
 export class SessionCache<V> {
-  private readonly entries = new Map<string, { value: V; storedAt: number }>();
+  private readonly entries = new Map<string, { value: V; storedAt: number; ttlMs: number }>();
   /** Keys revoked within the last ttl: a lookup that started before the revocation must not cache it again. */
   private readonly revoked = new Map<string, number>();
 
@@ -17,7 +17,7 @@ export class SessionCache<V> {
   get(key: string, now = Date.now()): V | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (now - hit.storedAt >= this.ttlMs) {
+    if (now - hit.storedAt >= hit.ttlMs) {
       this.entries.delete(key);
       return undefined;
     }
@@ -29,7 +29,8 @@ export class SessionCache<V> {
     const revokedAt = this.revoked.get(key);
     if (revokedAt !== undefined && now - revokedAt < this.ttlMs) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, storedAt: now });
+    // 80-100% of the ttl: sessions cached in the same burst do not all expire, and hit the database, together.
+    this.entries.set(key, { value, storedAt: now, ttlMs: this.ttlMs * (0.8 + 0.2 * Math.random()) });
     // Map iteration follows insertion order: the first keys are the oldest.
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;

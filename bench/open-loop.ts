@@ -1,0 +1,80 @@
+import { Agent, request } from 'node:http';
+
+export interface OpenLoopResult {
+  sent: number;
+  ok: number;
+  failed: number;
+  servedPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Sends requests on a steady schedule (`rate` per second, spread evenly) over at most `connections` keep-alive
+ * sockets, for `seconds`. autocannon's rate option sends each connection's per-second quota back to back when its
+ * second starts, i.e. in bursts at full speed; this measures latency at a steady rate instead. Each latency runs
+ * from the request's scheduled time, so time spent waiting for a free socket counts against the server (no
+ * coordinated omission).
+ */
+export async function openLoop(opts: {
+  port: number;
+  rate: number;
+  seconds: number;
+  connections: number;
+  path: (i: number) => string;
+  headers: (i: number) => Record<string, string>;
+}): Promise<OpenLoopResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const total = Math.round(opts.rate * opts.seconds);
+  const latencies: number[] = [];
+  let failed = 0;
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+
+  const send = (i: number, scheduledAt: number) =>
+    new Promise<void>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: opts.port, path: opts.path(i), headers: opts.headers(i), agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) latencies.push(performance.now() - scheduledAt);
+            else failed++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end();
+    });
+
+  let next = 0;
+  while (next < total) {
+    const now = performance.now();
+    // Everything due by now goes out; the loop wakes every millisecond.
+    while (next < total && start + (next * 1000) / opts.rate <= now) {
+      inFlight.push(send(next, start + (next * 1000) / opts.rate));
+      next++;
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
+  return {
+    sent: total,
+    ok: latencies.length,
+    failed,
+    servedPerSecond: Math.round(latencies.length / elapsed),
+    p50: Math.round(pct(50) * 10) / 10,
+    p99: Math.round(pct(99) * 10) / 10,
+    max: Math.round((latencies.at(-1) ?? NaN) * 10) / 10,
+  };
+}
