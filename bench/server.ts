@@ -7,6 +7,25 @@ import { createApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
 import { readEnv } from '../src/server/env';
 
+if (process.env.BENCH_TRACE_PAUSES === '1') {
+  // Diagnostics: report every GC pause and event-loop stall over 20 ms on stderr (the bench inherits it).
+  const { PerformanceObserver, monitorEventLoopDelay } = await import('node:perf_hooks');
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 20)
+        console.error(
+          `[server] gc pause ${e.duration.toFixed(1)} ms (kind ${JSON.stringify((e as { detail?: unknown }).detail)})`,
+        );
+  }).observe({ entryTypes: ['gc'] });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  setInterval(() => {
+    if (delay.max / 1e6 > 20)
+      console.error(`[server] event-loop delay max ${(delay.max / 1e6).toFixed(1)} ms in the last second`);
+    delay.reset();
+  }, 1000).unref();
+}
+
 const env = readEnv();
 const database = await openDatabase({
   url: env.DATABASE_URL,

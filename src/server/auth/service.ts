@@ -87,9 +87,23 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     const tokenHash = hashToken(token);
     const cached = cache.get(tokenHash);
     if (cached) {
-      if (isLive(cached.session, Date.now())) return cached;
+      if (isLive(cached.session, Date.now())) {
+        if (cache.claimRefresh(tokenHash)) {
+          // Renewed off the request path; a failed renewal just lets the entry go.
+          lookup(tokenHash).then(
+            (fresh) => fresh ?? cache.drop(tokenHash),
+            () => cache.drop(tokenHash),
+          );
+        }
+        return cached;
+      }
       cache.drop(tokenHash);
     }
+    return lookup(tokenHash);
+  }
+
+  /** Reads a session from the database, deletes it when expired, and caches it when live. */
+  async function lookup(tokenHash: string): Promise<AuthContext | null> {
     const [row] = await db
       .select({
         id: sessions.id,

@@ -10,6 +10,21 @@ describe('SessionCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('asks for one background refresh per entry once it is past half its time to live', () => {
+    const cache = new SessionCache<string>(5_000);
+    cache.set('k', 'v', 0);
+    expect(cache.claimRefresh('k', 1_000)).toBe(false);
+    expect(cache.claimRefresh('k', 2_600)).toBe(true);
+    // Already being refreshed: nobody else starts another lookup, and hits keep being served meanwhile.
+    expect(cache.claimRefresh('k', 2_700)).toBe(false);
+    expect(cache.get('k', 2_700)).toBe('v');
+    // The refreshed value starts a new life.
+    cache.set('k', 'v2', 2_800);
+    expect(cache.claimRefresh('k', 3_000)).toBe(false);
+    expect(cache.get('k', 6_000)).toBe('v2');
+    expect(cache.claimRefresh('missing', 9_000)).toBe(false);
+  });
+
   it('spreads expiries, so entries cached together do not all expire together', () => {
     const cache = new SessionCache<number>(5_000);
     for (let i = 0; i < 200; i++) cache.set(`k${i}`, i, 0);

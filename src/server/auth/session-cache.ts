@@ -5,7 +5,7 @@
  * hit. Bounded: the oldest entries go first when it is full.
  */
 export class SessionCache<V> {
-  private readonly entries = new Map<string, { value: V; storedAt: number; ttlMs: number }>();
+  private readonly entries = new Map<string, { value: V; storedAt: number; ttlMs: number; refreshing?: boolean }>();
   /** Keys revoked within the last ttl: a lookup that started before the revocation must not cache it again. */
   private readonly revoked = new Map<string, number>();
 
@@ -36,6 +36,18 @@ export class SessionCache<V> {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
     }
+  }
+
+  /**
+   * Refresh-ahead: true once for an entry past half its time to live, so the caller renews it in the background while
+   * hits keep being served from memory. Hot sessions then never expire in a wave that sends every request to the
+   * database at once; staleness stays bounded by the time to live as before.
+   */
+  claimRefresh(key: string, now = Date.now()): boolean {
+    const hit = this.entries.get(key);
+    if (!hit || hit.refreshing || now - hit.storedAt < hit.ttlMs / 2) return false;
+    hit.refreshing = true;
+    return true;
   }
 
   /** Drops an entry that went stale (e.g. the session expired); it may be cached again. */
