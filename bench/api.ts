@@ -4,7 +4,7 @@
  * p50/p99 latency. Real PostgreSQL when DATABASE_URL is set (a throwaway database is created and dropped), else
  * embedded PGlite in a temp dir (shorter runs: one connection, single-threaded).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { encodeCursor } from '../src/server/http/pagination';
 import { explainListQueries } from './explain';
+import { startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { seed, USERS } from './seed';
 
@@ -85,28 +86,22 @@ async function prepare(db: Database['db']) {
   };
 }
 
-function startServer(target: { url?: string; dataDir: string }): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/server.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        DATABASE_URL: target.url ?? '',
-        DATA_DIR: target.dataDir || './data',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => reject(new Error('bench server did not start within 60 s')), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
+async function startBenchServer(target: { url?: string; dataDir: string }): Promise<ChildProcess> {
+  const { child } = await startServer(
+    {
+      PORT: String(PORT),
+      DATABASE_URL: target.url ?? '',
+      DATA_DIR: target.dataDir || './data',
+      NODE_ENV: 'production',
+    },
+    {
+      script: 'bench/server.ts',
+      nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
+      inheritStderr: true,
+      timeoutMs: 60_000,
+    },
+  );
+  return child;
 }
 
 /** CPU seconds used so far by a process (user + system), from /proc; null where /proc is missing. */
@@ -139,18 +134,6 @@ async function watchBackends(url: string | undefined) {
     },
     close: () => client.end(),
   };
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, 5000).unref();
-  });
 }
 
 interface Scenario {
@@ -200,7 +183,7 @@ async function main() {
     console.log(`[bench] seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await database.close();
 
-    server = await startServer(target);
+    server = await startBenchServer(target);
     const token = (n: number) => tokens[n % tokens.length] ?? '';
     const all: Scenario[] = [
       // Baselines: the middleware chain alone, then with a session lookup (every endpoint below pays both).

@@ -12,17 +12,25 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `npm start` (tsx src/server/main.ts) and resolves once /api/health answers, with the elapsed ms. */
+/**
+ * Starts a server entry (by default `src/server/main.ts`, as `npm start` runs it) in its own process and resolves
+ * once /api/health answers, with the elapsed ms. `inheritStderr` passes its diagnostics through to the bench's output.
+ */
 export async function startServer(
   env: Record<string, string>,
-  timeoutMs = 120_000,
+  opts: { script?: string; nodeArgs?: string[]; inheritStderr?: boolean; timeoutMs?: number } = {},
 ): Promise<{ child: ChildProcess; ms: number; port: number }> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
   const port = Number(env.PORT ?? (await freePort()));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.script ?? 'src/server/main.ts'],
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', opts.inheritStderr ? 'inherit' : 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

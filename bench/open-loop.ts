@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { percentile } from './lib';
 
 export interface OpenLoopResult {
   sent: number;
@@ -66,15 +67,13 @@ export async function openLoop(opts: {
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
   return {
     sent: total,
     ok: latencies.length,
     failed,
     servedPerSecond: Math.round(latencies.length / elapsed),
-    p50: Math.round(pct(50) * 10) / 10,
-    p99: Math.round(pct(99) * 10) / 10,
+    p50: Math.round(percentile(latencies, 50) * 10) / 10,
+    p99: Math.round(percentile(latencies, 99) * 10) / 10,
     max: Math.round((latencies.at(-1) ?? NaN) * 10) / 10,
   };
 }
