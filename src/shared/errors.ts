@@ -12,7 +12,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'email_taken',
   'invalid_credentials',
-  'rate_limited',
+  'too_many_requests',
   'payload_too_large',
   'request_unavailable',
   'already_accepted',

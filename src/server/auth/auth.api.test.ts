@@ -291,7 +291,7 @@ describe('rate limits', () => {
     });
     expect(res.status).toBe(429);
     expect(res.body).toEqual({
-      code: 'rate_limited',
+      code: 'too_many_requests',
       message: 'Too many attempts. Please wait 15 minutes and try again.',
     });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(14 * 60);

@@ -70,7 +70,7 @@ export function authRoutes(auth: AuthService, limits: AuthRateLimits, trustProxy
   pruner.unref();
 
   const limited = (retryAfter: number) =>
-    new AppError(429, 'rate_limited', tooManyMessage(retryAfter), { 'Retry-After': String(retryAfter) });
+    new AppError(429, 'too_many_requests', tooManyMessage(retryAfter), { 'Retry-After': String(retryAfter) });
 
   /** Every sign-in or sign-up counts against the caller's address, successful or not. */
   const countIpAttempt = (ip: string) => {

@@ -93,7 +93,7 @@ describe('POST /api/contact', () => {
     const before = (await allMessages()).length;
     const limited = await call('POST', '/contact', { body: valid, ip: '10.0.0.5' });
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ code: 'rate_limited' });
+    expect(limited.body).toMatchObject({ code: 'too_many_requests' });
     expect((limited.body as { message: string }).message).toMatch(/Please wait 60 minutes and try again\./);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3500);

@@ -43,7 +43,7 @@ export function contactRoutes(contact: ContactService, limit: ContactRateLimit, 
     const ip = clientIp(c, trustProxyHops);
     const wait = sentByIp.retryAfter(ip);
     if (wait) {
-      throw new AppError(429, 'rate_limited', contactMessageLimitMessage(wait), { 'Retry-After': String(wait) });
+      throw new AppError(429, 'too_many_requests', contactMessageLimitMessage(wait), { 'Retry-After': String(wait) });
     }
     const receipt = await contact.store(c.req.valid('json'));
     // Counted once stored: a visitor whose message failed to save has not used up their allowance.

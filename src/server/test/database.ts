@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../db/client';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a throwaway database on the
  * PostgreSQL server named by DATABASE_URL (created here, dropped on close), so files never share rows.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (!url) return openDatabase({ dataDir: 'memory://' });
 
@@ -20,6 +20,7 @@ export async function createTestDatabase(): Promise<Database> {
   const database = await openDatabase({ url: target.toString(), dataDir: '', poolSize: 20 });
   return {
     ...database,
+    url: target.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: url });

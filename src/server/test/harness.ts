@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app';
-import type { Database } from '../db/client';
+import { openDatabase, type Database } from '../db/client';
 import { readEnv, type Env } from '../env';
 import { createTestDatabase } from './database';
 
@@ -31,12 +31,44 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
   return readEnv({ NODE_ENV: 'test', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...overrides });
 }
 
+type App = ReturnType<typeof createApp>;
+
+/** Sends one request through `app.request()` the way a browser (or API client) would. */
+export async function callApp<T = unknown>(
+  app: App,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.origin !== null) headers.origin = opts.origin ?? ORIGIN;
+  if (opts.cookie) headers.cookie = `rr_session=${opts.cookie}`;
+  if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  const res = await app.request(
+    `${ORIGIN}/api${path}`,
+    { method, headers, body },
+    { incoming: { socket: { remoteAddress: opts.ip ?? '127.0.0.1' } } },
+  );
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
 /**
  * Boots the real app on a real database for one test file. Requests go through `app.request()`, which runs every
  * middleware; `ip` is delivered the way @hono/node-server delivers the socket address.
  */
 export function setupTestApp(envOverrides: Record<string, string> = {}) {
-  const ctx = {} as { app: ReturnType<typeof createApp>; database: Database; env: Env };
+  const ctx = {} as { app: App; database: Database; env: Env };
 
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
@@ -47,30 +79,42 @@ export function setupTestApp(envOverrides: Record<string, string> = {}) {
     await ctx.database?.close();
   });
 
-  async function call<T = unknown>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.origin !== null) headers.origin = opts.origin ?? ORIGIN;
-    if (opts.cookie) headers.cookie = `rr_session=${opts.cookie}`;
-    if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await ctx.app.request(
-      `${ORIGIN}/api${path}`,
-      { method, headers, body },
-      { incoming: { socket: { remoteAddress: opts.ip ?? '127.0.0.1' } } },
-    );
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, body: parsed as T, headers: res.headers };
-  }
+  const call = <T = unknown>(method: string, path: string, opts: CallOptions = {}) =>
+    callApp<T>(ctx.app, method, path, opts);
+  return { ctx, call, ...accountHelpers(call) };
+}
 
+/**
+ * Two app instances, each with its own connection pool (and so its own caches and listeners), on ONE real
+ * PostgreSQL database: what two processes behind a load balancer share. Real PostgreSQL only (DATABASE_URL);
+ * callers skip when it is not set. `a` and `b` call one instance each.
+ */
+export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
+  const ctx = {} as { apps: [App, App]; databases: [Database, Database]; env: Env };
+
+  beforeAll(async () => {
+    const first = await createTestDatabase();
+    if (!first.url) throw new Error('setupTwoInstances needs real PostgreSQL (DATABASE_URL)');
+    const second = await openDatabase({ url: first.url, dataDir: '' });
+    ctx.databases = [first, second];
+    ctx.env = testEnv(envOverrides);
+    ctx.apps = [createApp({ db: first.db, env: ctx.env }), createApp({ db: second.db, env: ctx.env })];
+  });
+  afterAll(async () => {
+    await ctx.databases?.[1]?.close();
+    await ctx.databases?.[0]?.close();
+  });
+
+  const a = <T = unknown>(method: string, path: string, opts: CallOptions = {}) =>
+    callApp<T>(ctx.apps[0], method, path, opts);
+  const b = <T = unknown>(method: string, path: string, opts: CallOptions = {}) =>
+    callApp<T>(ctx.apps[1], method, path, opts);
+  return { ctx, a, b, ...accountHelpers(a) };
+}
+
+type Caller = <T = unknown>(method: string, path: string, opts?: CallOptions) => Promise<CallResult<T>>;
+
+function accountHelpers(call: Caller) {
   let counter = 0;
   /** Creates an account and signs it in; returns its session token and user. */
   async function signUpAndIn(fullName = 'Test Person', ip?: string) {
@@ -92,5 +136,5 @@ export function setupTestApp(envOverrides: Record<string, string> = {}) {
     return token;
   }
 
-  return { ctx, call, signUpAndIn, signIn };
+  return { signUpAndIn, signIn };
 }

@@ -71,7 +71,7 @@ describe('ContactForm', () => {
 
   it("shows the server's message as an Error toast and keeps the text when the send fails", async () => {
     fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ code: 'rate_limited', message: 'Please wait a minute and try again.' }), {
+      new Response(JSON.stringify({ code: 'too_many_requests', message: 'Please wait a minute and try again.' }), {
         status: 429,
         headers: { 'content-type': 'application/json' },
       }),
