@@ -150,12 +150,11 @@ test('sign-up validation is the spec toast, not the browser bubble, and sends no
     if (r.url().endsWith('/api/auth/sign-up')) signUps.push(r.method());
   });
   await page.goto('/auth?tab=signup');
-  const form = page.getByRole('form', { name: 'Sign up' });
-  await expect(form).toHaveAttribute('novalidate');
 
   // An empty form: Chromium's own validation would stop this submit with a bubble and no toast.
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expectToast(page, 'Validation Error', 'Invalid email address');
+  await expect(page.getByRole('form', { name: 'Sign up' })).toHaveAttribute('novalidate');
   await expect(page.getByLabel('Email')).toBeFocused();
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Full Name')).toHaveAttribute('aria-required', 'true');
