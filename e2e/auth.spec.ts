@@ -143,3 +143,64 @@ test('auth and dashboard pages pass axe and work by keyboard', async ({ page }) 
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard\/bookings$/);
 });
+
+test('sign-up validation is the spec toast, not the browser bubble, and sends nothing', async ({ page }) => {
+  const signUps: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/auth/sign-up')) signUps.push(r.method());
+  });
+  await page.goto('/auth?tab=signup');
+
+  // An empty form: Chromium's own validation would stop this submit with a bubble and no toast.
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Validation Error', 'Invalid email address');
+  await expect(page.getByRole('form', { name: 'Sign up' })).toHaveAttribute('novalidate');
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Full Name')).toHaveAttribute('aria-required', 'true');
+
+  await page.getByLabel('Full Name').fill('Rosa Hill');
+  await page.getByLabel('Email').fill('rosa@');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Validation Error', 'Invalid email address');
+
+  await page.getByLabel('Email').fill(uniqueEmail('bubble'));
+  await page.getByLabel('Password', { exact: true }).fill('Short1!');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Validation Error', 'Password must be at least 12 characters');
+
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Validation Error', 'You must be 18 or older to use RuralRoute.');
+  await expect(page.getByLabel('I confirm I am 18 or older')).toBeFocused();
+  expect(signUps).toEqual([]);
+});
+
+test('a common password is refused in the browser; its list loads only once someone fills in sign-up', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  const signUps: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    if (r.url().endsWith('/api/auth/sign-up')) signUps.push(r.method());
+  });
+  const listLoaded = () => scripts.some((s) => s.includes('common-passwords'));
+
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // Not in the page's scripts: the list is about 200 KB compressed and most visitors only sign in.
+  expect(listLoaded()).toBe(false);
+
+  await page.getByLabel('Full Name').fill('Rosa Hill');
+  await expect.poll(listLoaded).toBe(true);
+  await page.getByLabel('Email').fill(uniqueEmail('common'));
+  await page.getByLabel('Password', { exact: true }).fill('Password123!');
+  await page.getByLabel('I confirm I am 18 or older').check();
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Validation Error', 'This password is too common. Choose another.');
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  expect(signUps).toEqual([]);
+});

@@ -16,3 +16,13 @@ export function toastApiError(err: unknown, fallback = 'Something went wrong. Pl
   const message = err instanceof ApiError ? err.message : fallback;
   toastError('Error', message);
 }
+
+/**
+ * A form's failed submit (sign-up): a server-side validation failure is the spec's 'Validation Error'; anything
+ * else, a 429 included, is 'Error' with the server's own message (its attempt limit says how long to wait).
+ * Not in mutation-errors.ts, which brings the marketplace schemas into the /auth page's scripts.
+ */
+export function toastSubmitError(err: unknown) {
+  if (err instanceof ApiError && err.code === 'validation_error') return toastError('Validation Error', err.message);
+  toastApiError(err);
+}

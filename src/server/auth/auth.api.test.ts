@@ -64,7 +64,7 @@ describe('sign-up', () => {
       body: signUpBody('young@example.com', { age_confirmed: false }),
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: 'validation_error', message: 'You must confirm you are 18 or older' });
+    expect(res.body).toEqual({ code: 'validation_error', message: 'You must be 18 or older to use RuralRoute.' });
     expect(await countUsers('young@example.com')).toBe(0);
   });
 

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SignUpInput, User } from '../../../../shared/auth';
 import { api } from '@/lib/api-client';
-import { toastApiError, toastSuccess } from '@/lib/toast';
+import { toastSubmitError, toastSuccess } from '@/lib/toast';
 
 export function signUp(input: SignUpInput) {
   return api<{ user: User }>('/auth/sign-up', { method: 'POST', body: input });
@@ -14,6 +14,6 @@ export function useSignUp(onCreated: (email: string) => void) {
       toastSuccess('Success!', 'Account created successfully. You can now sign in.');
       onCreated(user.email);
     },
-    onError: (err) => toastApiError(err),
+    onError: toastSubmitError,
   });
 }

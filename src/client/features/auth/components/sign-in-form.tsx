@@ -19,6 +19,9 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     <form
       className="space-y-4"
       aria-label="Sign in"
+      // Spec: both fields required and no other client check; the schema says so in the 'Validation Error' toast,
+      // not the browser's bubble (which would also refuse an e-mail without '@' before the server could answer).
+      noValidate
       onSubmit={form.handleSubmit(
         (values) => signIn.mutate(values),
         (errs) => toastFirstError(errs, ['email', 'password']),
@@ -29,7 +32,7 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           {...fieldAria('signin-email', errors.email?.message)}
           type="email"
           autoComplete="email"
-          required
+          aria-required="true"
           {...form.register('email')}
         />
       </Field>
@@ -38,7 +41,7 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           {...fieldAria('signin-password', errors.password?.message)}
           type="password"
           autoComplete="current-password"
-          required
+          aria-required="true"
           autoFocus={!!defaultEmail}
           {...form.register('password')}
         />

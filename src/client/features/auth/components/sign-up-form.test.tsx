@@ -28,6 +28,11 @@ async function findToast(title: string, description: string) {
   });
 }
 
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const VALID = { name: 'Ann', email: 'ann@example.com', password: 'Abcdefgh123!', age: true };
+
 async function fill(values: { name?: string; email?: string; password?: string; age?: boolean }) {
   const user = userEvent.setup();
   if (values.name) await user.type(screen.getByLabelText('Full Name'), values.name);
@@ -38,38 +43,79 @@ async function fill(values: { name?: string; email?: string; password?: string; 
 }
 
 describe('SignUpForm', () => {
-  it('keeps the spec input attributes: all required, password minimum 12', () => {
+  it('keeps the spec input attributes without handing validation to the browser', () => {
     renderForm();
-    expect(screen.getByLabelText('Full Name')).toBeRequired();
-    expect(screen.getByLabelText('Email')).toBeRequired();
+    const form = screen.getByRole('form', { name: 'Sign up' });
+    // noValidate: the browser's own bubbles never stop the submit; the shared schema speaks instead.
+    expect(form).toHaveAttribute('novalidate');
+    for (const field of [
+      screen.getByLabelText('Full Name'),
+      screen.getByLabelText('Email'),
+      screen.getByLabelText('Password'),
+      screen.getByLabelText('I confirm I am 18 or older'),
+    ]) {
+      // Required for assistive technology, through aria-required rather than the native attribute.
+      expect(field).toBeRequired();
+      expect(field).toHaveAttribute('aria-required', 'true');
+      expect(field).not.toHaveAttribute('required');
+    }
     expect(screen.getByLabelText('Password')).toHaveAttribute('minLength', '12');
   });
 
-  it('shows the first failing rule as a Validation Error toast and inline, without calling the server', async () => {
+  it('an empty form shows the first rule (email) as a Validation Error toast, focuses it, sends nothing', async () => {
     renderForm();
-    await fill({ name: 'Ann', email: 'ann@example.com', password: 'alllowercase1!', age: true });
-    await findToast('Validation Error', 'Password must contain at least one uppercase letter');
-    expect(screen.getByRole('alert')).toHaveTextContent('Password must contain at least one uppercase letter');
+    await fill({});
+    await findToast('Validation Error', 'Invalid email address');
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveFocus();
+    // Every failing field is marked, not only the first.
+    expect(screen.getByLabelText('Full Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['an invalid email', { email: 'ann@' }, 'Invalid email address', 'Email'],
+    ['a short password', { password: 'Abc123!' }, 'Password must be at least 12 characters', 'Password'],
+    [
+      'a password without an uppercase letter',
+      { password: 'alllowercase1!' },
+      'Password must contain at least one uppercase letter',
+      'Password',
+    ],
+    ['an empty full name', { name: '' }, 'Full name is required', 'Full Name'],
+    ['a common password', { password: 'Password123!' }, 'This password is too common. Choose another.', 'Password'],
+  ])(
+    '%s: Validation Error toast with its message, inline alert, focus, no request',
+    async (_l, patch, message, label) => {
+      renderForm();
+      await fill({ ...VALID, ...patch });
+      await findToast('Validation Error', message);
+      expect(screen.getByRole('alert')).toHaveTextContent(message);
+      expect(screen.getByLabelText(label)).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText(label)).toHaveFocus();
+      expect(fetchMock).not.toHaveBeenCalled();
+    },
+  );
+
   it('requires the 18+ confirmation', async () => {
     renderForm();
-    await fill({ name: 'Ann', email: 'ann@example.com', password: 'Abcdefgh123!' });
-    await findToast('Validation Error', 'You must confirm you are 18 or older');
-    expect(screen.getByRole('alert')).toHaveTextContent('You must confirm you are 18 or older');
+    await fill({ ...VALID, age: false });
+    await findToast('Validation Error', 'You must be 18 or older to use RuralRoute.');
+    expect(screen.getByRole('alert')).toHaveTextContent('You must be 18 or older to use RuralRoute.');
+    const age = screen.getByLabelText('I confirm I am 18 or older');
+    expect(age).toHaveAttribute('aria-invalid', 'true');
+    expect(age).toHaveFocus();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('sends the trimmed form, shows the success toast and hands back the email', async () => {
     fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ user: { id: crypto.randomUUID(), email: 'ann@example.com', full_name: 'Ann' } }), {
-        status: 201,
-        headers: { 'content-type': 'application/json' },
-      }),
+      json(201, { user: { id: crypto.randomUUID(), email: 'ann@example.com', full_name: 'Ann' } }),
     );
     const onCreated = renderForm();
-    await fill({ name: ' Ann ', email: 'ann@example.com', password: 'Abcdefgh123!', age: true });
+    await fill({ ...VALID, name: ' Ann ' });
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith('ann@example.com'));
     await findToast('Success!', 'Account created successfully. You can now sign in.');
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
@@ -84,13 +130,28 @@ describe('SignUpForm', () => {
 
   it("shows the server's message in an Error toast", async () => {
     fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ code: 'email_taken', message: 'An account with this email already exists.' }), {
-        status: 409,
-        headers: { 'content-type': 'application/json' },
-      }),
+      json(409, { code: 'email_taken', message: 'An account with this email already exists.' }),
     );
     renderForm();
-    await fill({ name: 'Ann', email: 'ann@example.com', password: 'Abcdefgh123!', age: true });
+    await fill(VALID);
     await findToast('Error', 'An account with this email already exists.');
+  });
+
+  it("shows the server's validation failure under the spec's 'Validation Error' title", async () => {
+    fetchMock.mockResolvedValue(
+      json(400, { code: 'validation_error', message: 'This password is too common. Choose another.' }),
+    );
+    renderForm();
+    await fill(VALID);
+    await findToast('Validation Error', 'This password is too common. Choose another.');
+  });
+
+  it("keeps the server's own attempt-limit message on a 429", async () => {
+    fetchMock.mockResolvedValue(
+      json(429, { code: 'too_many_requests', message: 'Too many attempts. Please try again in 5 minutes.' }),
+    );
+    renderForm();
+    await fill(VALID);
+    await findToast('Error', 'Too many attempts. Please try again in 5 minutes.');
   });
 });

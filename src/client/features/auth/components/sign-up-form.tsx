@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { LIMITS } from '../../../../shared/limits';
-import { signUpSchema, type SignUpInput } from '../../../../shared/auth';
+import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '../../../../shared/auth';
+import { preloadCommonPasswords } from '../../../../shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -10,31 +11,57 @@ import { Label } from '@/components/ui/label';
 import { toastFirstError } from '@/lib/form-errors';
 import { useSignUp } from '../api/sign-up';
 
+/** The spec's rule order (email, password, full name), which is not the form's visual order. */
 const ORDER = ['email', 'password', 'full_name', 'age_confirmed'] as const;
+
+const withCommonPasswordRule = zodResolver(signUpSchema);
+const specRulesOnly = zodResolver(signUpFieldsSchema);
+
+/**
+ * The common-password list is fetched on demand. Should that fail (a phone offline for a moment, a chunk gone
+ * after a deploy), the form still checks the spec's rules and the server, which always applies the list, decides.
+ */
+const resolver: typeof withCommonPasswordRule = async (...args) => {
+  try {
+    return await withCommonPasswordRule(...args);
+  } catch {
+    return specRulesOnly(...args);
+  }
+};
 
 export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }) {
   const signUp = useSignUp(onCreated);
   const form = useForm<SignUpInput>({
-    resolver: zodResolver(signUpSchema),
+    resolver,
     defaultValues: { full_name: '', email: '', password: '', age_confirmed: false as unknown as true },
+    // Focus follows the toast (spec order) rather than react-hook-form's registration order.
+    shouldFocusError: false,
   });
-  const { errors } = form.formState;
+  const { errors, isSubmitting } = form.formState;
+  const busy = isSubmitting || signUp.isPending;
   const passwordHint = `At least ${LIMITS.passwordMin} characters, with an uppercase letter, a lowercase letter, a number and a special character.`;
 
   return (
     <form
       className="space-y-4"
       aria-label="Sign up"
+      // The shared schema gives every message (spec section 5), so the browser's own bubbles must not run first.
+      noValidate
+      // Someone filling in the form is about to need the common-password list: fetch it while they type.
+      onFocusCapture={preloadCommonPasswords}
       onSubmit={form.handleSubmit(
         (values) => signUp.mutate(values),
-        (errs) => toastFirstError(errs, ORDER),
+        (errs) => {
+          const field = toastFirstError(errs, ORDER);
+          if (field) form.setFocus(field);
+        },
       )}
     >
       <Field id="signup-name" label="Full Name" error={errors.full_name?.message}>
         <Input
           {...fieldAria('signup-name', errors.full_name?.message)}
           autoComplete="name"
-          required
+          aria-required="true"
           {...form.register('full_name')}
         />
       </Field>
@@ -43,7 +70,7 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
           {...fieldAria('signup-email', errors.email?.message)}
           type="email"
           autoComplete="email"
-          required
+          aria-required="true"
           {...form.register('email')}
         />
       </Field>
@@ -53,7 +80,7 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
           type="password"
           autoComplete="new-password"
           minLength={LIMITS.passwordMin}
-          required
+          aria-required="true"
           {...form.register('password')}
         />
       </Field>
@@ -69,7 +96,6 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
                 onCheckedChange={(v) => field.onChange(v === true)}
                 onBlur={field.onBlur}
                 ref={field.ref}
-                // Checked by the schema (inline message + toast) rather than the browser's bubble on radix's hidden input.
                 aria-required="true"
                 aria-invalid={errors.age_confirmed ? true : undefined}
                 aria-describedby={errors.age_confirmed ? 'signup-age-error' : undefined}
@@ -84,8 +110,8 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
           </p>
         ) : null}
       </div>
-      <Button type="submit" className="w-full" disabled={signUp.isPending}>
-        {signUp.isPending ? 'Creating account...' : 'Create Account'}
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? 'Creating account...' : 'Create Account'}
       </Button>
     </form>
   );

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import { toastError, toastSuccess } from '@/lib/toast';
+import { toastDeleteError } from '@/lib/mutation-errors';
+import { toastSuccess } from '@/lib/toast';
 
 /** DELETE /requests/:id */
 export function deleteRequest(id: string) {
@@ -13,7 +14,7 @@ export function useDeleteRequest() {
   return useMutation({
     mutationFn: deleteRequest,
     onSuccess: () => toastSuccess('Request deleted successfully'),
-    onError: () => toastError('Error', 'Failed to delete request'),
+    onError: (err) => toastDeleteError(err, 'Failed to delete request'),
     // Bookings of a deleted request turn 'cancelled', so the bookings list and counts change too.
     onSettled: () =>
       Promise.all([

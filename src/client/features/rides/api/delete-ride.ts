@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
-import { toastError, toastSuccess } from '@/lib/toast';
+import { toastDeleteError } from '@/lib/mutation-errors';
+import { toastSuccess } from '@/lib/toast';
 
 /** DELETE /rides/:id */
 export function deleteRide(id: string) {
@@ -13,7 +14,7 @@ export function useDeleteRide() {
   return useMutation({
     mutationFn: deleteRide,
     onSuccess: () => toastSuccess('Ride deleted successfully'),
-    onError: () => toastError('Error', 'Failed to delete ride'),
+    onError: (err) => toastDeleteError(err, 'Failed to delete ride'),
     // Also after a failure: a 404 means the ride is already gone, and the list should say so.
     onSettled: () =>
       Promise.all([
