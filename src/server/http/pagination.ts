@@ -14,7 +14,7 @@ const invalidCursor = () => new AppError(400, 'validation_error', INVALID_CURSOR
  * The longest cursor a client can send back: every cursor this server makes is about 80 characters. The query
  * schema bounds it too; this bound holds for any caller, before any decoding work.
  */
-export const MAX_CURSOR_LENGTH = 200;
+const MAX_CURSOR_LENGTH = 200;
 /** No cursor part this server makes is longer (a uuid is 36, an instant 24). */
 const MAX_PART_LENGTH = 40;
 
