@@ -123,7 +123,8 @@ export const INVALID_CURSOR_MESSAGE = 'The page cursor is invalid. Reload the li
 const LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 50';
 
 export const pageQuerySchema = z.object({
-  cursor: z.string().max(200, INVALID_CURSOR_MESSAGE).optional(),
+  // A repeated ?cursor= arrives as an array: still the cursor message, not zod's type message.
+  cursor: z.string({ error: INVALID_CURSOR_MESSAGE }).max(200, INVALID_CURSOR_MESSAGE).optional(),
   limit: z.coerce
     .number({ error: LIMIT_MESSAGE })
     .int(LIMIT_MESSAGE)

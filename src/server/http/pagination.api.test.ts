@@ -153,6 +153,12 @@ describe('keyset pagination', () => {
     ['/requests/browse', encodeCursor(['2026-02-31T10:00:00.000Z', crypto.randomUUID()])],
     ['/bookings/mine', encodeCursor(['2026-01-01T10:00:00.000Z', crypto.randomUUID(), 'extra'])],
     ['/bookings/mine', 'A'.repeat(201)],
+    // Out-of-range parts that the shape check lets through: once a RangeError from Date#toISOString, a 500.
+    ['/bookings/mine', encodeCursor(['2026-13-01T10:00:00.000Z', crypto.randomUUID()])],
+    ['/requests/mine', encodeCursor(['2026-13-01T10:00:00.000Z', crypto.randomUUID()])],
+    ['/requests/browse', encodeCursor(['2026-13-01T10:00:00.000Z', crypto.randomUUID()])],
+    ['/requests/browse', encodeCursor(['2026-01-01T25:00:00.000Z', crypto.randomUUID()])],
+    ['/rides/browse', encodeCursor(['2099-13-01', '08:00:00', crypto.randomUUID()])],
   ])('answers 400 for the malformed cursor on %s (%s)', async (path, cursor) => {
     const a = await sharedUser();
     const res = await call('GET', `${path}?cursor=${encodeURIComponent(cursor)}`, { cookie: a.token });

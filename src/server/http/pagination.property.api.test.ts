@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
+import { bookings, deliveryRequests, rides } from '../db/schema';
+import { setupTestApp } from '../test/harness';
+import { anyLimit, forgedCursor, validNewestFirstCursor, validRideCursor } from '../test/cursors';
+
+const { ctx, call, signUpAndIn } = setupTestApp();
+const LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 50';
+/** The lists known today; the test also finds any list added later through the OpenAPI document. */
+const KNOWN_LISTS = ['/rides/mine', '/rides/browse', '/requests/mine', '/requests/browse', '/bookings/mine'];
+
+let token = '';
+let lists: string[] = [];
+
+interface OpenApiDoc {
+  paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+}
+
+beforeAll(async () => {
+  const user = await signUpAndIn();
+  token = user.token;
+  // A few rows in every list, so that accepted cursors really run the "after the cursor" statements on data.
+  await ctx.database.db.insert(rides).values(
+    ['2099-01-01', '2099-01-02', '2099-01-03'].map((d, i) => ({
+      userId: user.user.id,
+      origin: `o${i}`,
+      destination: 'd',
+      departureDate: d,
+      departureTime: i === 0 ? null : '08:00:00',
+    })),
+  );
+  const requestRows = await ctx.database.db
+    .insert(deliveryRequests)
+    .values(
+      [0, 1, 2].map((i) => ({
+        userId: user.user.id,
+        title: `t${i}`,
+        description: 'd',
+        pickupLocation: 'p',
+        deliveryLocation: 'q',
+      })),
+    )
+    .returning({ id: deliveryRequests.id });
+  await ctx.database.db
+    .insert(bookings)
+    .values(requestRows.slice(0, 2).map((r) => ({ requestId: r.id, driverId: user.user.id })));
+
+  // Every GET that takes a cursor is a list; the document's paths may or may not carry the /api prefix.
+  const doc = await call<OpenApiDoc>('GET', '/openapi.json');
+  lists = Object.entries(doc.body.paths)
+    .filter(([, item]) => item.get?.parameters?.some((p) => p.in === 'query' && p.name === 'cursor'))
+    .map(([path]) => path.replace(/^\/api(?=\/)/, ''));
+  expect(lists).toEqual(expect.arrayContaining(KNOWN_LISTS));
+});
+
+function get(path: string, query: [string, string][]) {
+  return call<unknown>('GET', `${path}?${new URLSearchParams(query)}`, { cookie: token });
+}
+
+function expectPage(res: { status: number; body: unknown }) {
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ items: expect.any(Array), next_cursor: expect.toBeOneOf([null, expect.any(String)]) });
+}
+
+const RUNS = { numRuns: 800 };
+
+describe('every list under forged cursors and limits', () => {
+  it('answers only a page (200) or the cursor or limit message (400), never anything else', async () => {
+    const query = fc.oneof(
+      fc.tuple(forgedCursor, fc.option(anyLimit, { nil: undefined })).map(([cursor, limit]) => {
+        const q: [string, string][] = [['cursor', cursor]];
+        if (limit !== undefined) q.push(['limit', limit]);
+        return q;
+      }),
+      // Repeated parameters arrive as arrays, which the query schema must refuse with the same messages.
+      fc.array(fc.oneof(forgedCursor.map((c) => ['cursor', c] as [string, string])), { minLength: 2, maxLength: 3 }),
+      fc.array(
+        anyLimit.map((l) => ['limit', l] as [string, string]),
+        { minLength: 1, maxLength: 3 },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...lists), query, async (path, q) => {
+        const res = await get(path, q);
+        if (res.status === 200) return expectPage(res);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          code: 'validation_error',
+          message: expect.toBeOneOf([INVALID_CURSOR_MESSAGE, LIMIT_MESSAGE]),
+        });
+      }),
+      RUNS,
+    );
+  });
+
+  it('answers a page for any well-formed cursor anywhere in the accepted range (PostgreSQL casts every part)', async () => {
+    const rideLists = () => lists.filter((p) => p.startsWith('/rides/'));
+    const otherLists = () => lists.filter((p) => !p.startsWith('/rides/'));
+    const pick = fc.oneof(
+      fc.tuple(fc.constantFrom(...rideLists()), validRideCursor),
+      fc.tuple(fc.constantFrom(...otherLists()), validNewestFirstCursor),
+    );
+    await fc.assert(
+      fc.asyncProperty(pick, fc.integer({ min: 1, max: 50 }), async ([path, cursor], limit) => {
+        expectPage(
+          await get(path, [
+            ['cursor', cursor],
+            ['limit', String(limit)],
+          ]),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
