@@ -53,7 +53,8 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
       .onConflictDoUpdate({
         target: attemptCounters.key,
         set: {
-          hits: sql`case when ${ended} then 1 else ${attemptCounters.hits} + 1 end`,
+          // Saturates instead of overflowing integer under an endless flood on one key in a long window.
+          hits: sql`case when ${ended} then 1 else least(${attemptCounters.hits}, 2147483646) + 1 end`,
           windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
           windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
         },
