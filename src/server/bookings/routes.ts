@@ -28,21 +28,19 @@ const mineRoute = createRoute({
   },
 });
 
-const acceptRoute = (throttle: MiddlewareHandler<AppEnv>) =>
-  createRoute({
-    method: 'post',
-    path: '/',
-    tags: ['bookings'],
-    middleware: [throttle],
-    request: { body: jsonBody(objectBody(acceptRequestSchema, BOOKING_FALLBACK_MESSAGE)) },
-    responses: {
-      201: {
-        description: "Request accepted: a 'pending' booking with me as the driver",
-        content: { 'application/json': { schema: bookingSchema } },
-      },
-      ...errorResponses(400, 401, 403, 409, 413, 429),
+const acceptRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['bookings'],
+  request: { body: jsonBody(objectBody(acceptRequestSchema, BOOKING_FALLBACK_MESSAGE)) },
+  responses: {
+    201: {
+      description: "Request accepted: a 'pending' booking with me as the driver",
+      content: { 'application/json': { schema: bookingSchema } },
     },
-  });
+    ...errorResponses(400, 401, 403, 409, 413, 429),
+  },
+});
 
 /** `throttle` guards accept (see writeThrottle in rate-limiter.ts). */
 export function bookingRoutes(service: BookingService, throttle: MiddlewareHandler<AppEnv>) {
@@ -54,7 +52,7 @@ export function bookingRoutes(service: BookingService, throttle: MiddlewareHandl
     return c.json(await service.listMine(user.id, c.req.valid('query')), 200);
   });
 
-  router.openapi(acceptRoute(throttle), async (c) => {
+  router.openapi({ ...acceptRoute, middleware: [throttle] }, async (c) => {
     const { user } = currentAuth(c);
     // Only request_id is read from the body: the driver is the session's user and the status is 'pending'.
     return c.json(await service.accept(user.id, c.req.valid('json').request_id), 201);
