@@ -18,11 +18,13 @@ import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
 import { AppError } from './http/app-error';
 import { limitBody } from './http/body-limit';
+import { writeThrottle } from './http/rate-limiter';
 import { originCheck } from './http/csrf';
 import { sessionMiddleware } from './http/session';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
+import { createAttemptCounter } from './limits/attempt-counter';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { rideRoutes } from './rides/routes';
@@ -89,28 +91,34 @@ export function createApp({ db, env, clientDir }: AppOptions) {
   app.use('/api/*', sessionMiddleware(auth, env.TRUST_PROXY_HOPS));
 
   const api = createRouter();
+  const attempts = createAttemptCounter(db);
+  const failedWindowMs = env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE;
   api.route(
     '/auth',
     authRoutes(
       auth,
+      attempts,
       {
-        failedPerAccount: {
-          max: env.AUTH_FAILED_PER_ACCOUNT_MAX,
-          windowMs: env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE,
-        },
+        failedPerAccountAddress: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
+        failedPerAccount: { max: env.AUTH_FAILED_PER_ACCOUNT_ALL_ADDRESSES_MAX, windowMs: failedWindowMs },
         perIp: { max: env.AUTH_PER_IP_MAX, windowMs: env.AUTH_PER_IP_WINDOW_MINUTES * MINUTE },
       },
       env.TRUST_PROXY_HOPS,
     ),
   );
-  api.route('/rides', rideRoutes(createRideService(db)));
-  api.route('/requests', requestRoutes(createRequestService(db)));
-  api.route('/bookings', bookingRoutes(createBookingService(db)));
+  const throttle = writeThrottle(attempts, {
+    max: env.WRITE_LIMIT_PER_USER_MAX,
+    windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
+  });
+  api.route('/rides', rideRoutes(createRideService(db), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db), throttle));
+  api.route('/bookings', bookingRoutes(createBookingService(db), throttle));
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route(
     '/contact',
     contactRoutes(
       createContactService(db),
+      attempts,
       { max: env.CONTACT_PER_IP_MAX, windowMs: env.CONTACT_PER_IP_WINDOW_MINUTES * MINUTE },
       env.TRUST_PROXY_HOPS,
     ),

@@ -10,7 +10,10 @@ describe('readEnv', () => {
     expect(env.SESSION_IDLE_MINUTES).toBe(10080);
     expect(env.SESSION_ABSOLUTE_DAYS).toBe(30);
     expect(env.AUTH_FAILED_PER_ACCOUNT_MAX).toBe(5);
+    expect(env.AUTH_FAILED_PER_ACCOUNT_ALL_ADDRESSES_MAX).toBe(50);
     expect(env.AUTH_PER_IP_MAX).toBe(30);
+    expect(env.WRITE_LIMIT_PER_USER_MAX).toBe(60);
+    expect(env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS).toBe(60);
     expect(env.TRUST_PROXY_HOPS).toBe(0);
   });
 
@@ -18,6 +21,7 @@ describe('readEnv', () => {
     expect(() => readEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => readEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres:\/\//);
     expect(() => readEnv({ AUTH_PER_IP_MAX: '-1' })).toThrow(/AUTH_PER_IP_MAX/);
+    expect(() => readEnv({ WRITE_LIMIT_PER_USER_MAX: '0' })).toThrow(/WRITE_LIMIT_PER_USER_MAX/);
   });
 
   it('parses lists and an empty DATABASE_URL', () => {

@@ -42,10 +42,17 @@ export const envSchema = z.object({
   SESSION_TOUCH_SECONDS: int(300),
   /** A resolved session is reused from memory this long (0 = look it up on every call); see decision 008. */
   SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** Failed sign-ins per account from one client address, per window (counted in PostgreSQL: decision 009). */
   AUTH_FAILED_PER_ACCOUNT_MAX: int(5),
   AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES: int(15),
+  /** Failed sign-ins per account over all addresses in the same window: stops guessing spread over many hosts. */
+  AUTH_FAILED_PER_ACCOUNT_ALL_ADDRESSES_MAX: int(50),
+  /** Sign-in and sign-up attempts per client address, successful or not. */
   AUTH_PER_IP_MAX: int(30),
   AUTH_PER_IP_WINDOW_MINUTES: int(5),
+  /** Marketplace writes (post ride, create request, accept, delete) per user per window, all together. */
+  WRITE_LIMIT_PER_USER_MAX: int(60),
+  WRITE_LIMIT_PER_USER_WINDOW_SECONDS: int(60),
   /** argon2id cost: memory in KiB, iterations, parallelism (OWASP's baseline by default). */
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),

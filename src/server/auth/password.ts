@@ -11,7 +11,15 @@ export function hashPassword(password: string, cost: PasswordCost): Promise<stri
   return hash(password, cost);
 }
 
+let verifications = 0;
+
+/** How many argon2 verifications this process has run: lets tests prove that refused attempts never hash. */
+export function passwordVerifications(): number {
+  return verifications;
+}
+
 export async function verifyPassword(hashed: string, password: string): Promise<boolean> {
+  verifications += 1;
   try {
     return await verify(hashed, password);
   } catch {

@@ -2,15 +2,20 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { normalizeEmail, sessionInfoSchema, signInSchema, signUpSchema, userSchema } from '../../shared/auth';
 import { AppError } from '../http/app-error';
 import { clientIp } from '../http/client-ip';
-import { SlidingWindowLimiter, tooManyMessage } from '../http/rate-limiter';
+import { enforceLimit, tooManyMessage, tooManyRequests } from '../http/rate-limiter';
 import { clearSessionCookie, readToken, writeSessionCookie } from '../http/session';
 import { createRouter } from '../http/validation';
 import { errorResponses, jsonBody } from '../http/openapi';
+import type { AttemptCounter, WindowLimit } from '../limits/attempt-counter';
 import type { AuthService } from './service';
 
 export interface AuthRateLimits {
-  failedPerAccount: { max: number; windowMs: number };
-  perIp: { max: number; windowMs: number };
+  /** Failed sign-ins per account from one client address. */
+  failedPerAccountAddress: WindowLimit;
+  /** Failed sign-ins per account over all addresses: higher, so one stranger cannot lock the owner out. */
+  failedPerAccount: WindowLimit;
+  /** Sign-in and sign-up attempts per client address, successful or not. */
+  perIp: WindowLimit;
 }
 
 const signUpRoute = createRoute({
@@ -60,46 +65,44 @@ const sessionRoute = createRoute({
   },
 });
 
-export function authRoutes(auth: AuthService, limits: AuthRateLimits, trustProxyHops: number) {
-  const failedByAccount = new SlidingWindowLimiter(limits.failedPerAccount.max, limits.failedPerAccount.windowMs);
-  const attemptsByIp = new SlidingWindowLimiter(limits.perIp.max, limits.perIp.windowMs);
-  const pruner = setInterval(() => {
-    failedByAccount.prune();
-    attemptsByIp.prune();
-  }, 60_000);
-  pruner.unref();
-
-  const limited = (retryAfter: number) =>
-    new AppError(429, 'too_many_requests', tooManyMessage(retryAfter), { 'Retry-After': String(retryAfter) });
-
-  /** Every sign-in or sign-up counts against the caller's address, successful or not. */
-  const countIpAttempt = (ip: string) => {
-    const wait = attemptsByIp.retryAfter(ip);
-    if (wait) throw limited(wait);
-    attemptsByIp.record(ip);
-  };
+export function authRoutes(auth: AuthService, counter: AttemptCounter, limits: AuthRateLimits, trustProxyHops: number) {
+  const countIpAttempt = (ip: string) => enforceLimit(counter, 'auth-ip', ip, limits.perIp, tooManyMessage);
 
   const router = createRouter();
 
   router.openapi(signUpRoute, async (c) => {
-    countIpAttempt(clientIp(c, trustProxyHops));
+    await countIpAttempt(clientIp(c, trustProxyHops));
     const input = c.req.valid('json');
     const user = await auth.signUp(input);
     return c.json({ user }, 201);
   });
 
   router.openapi(signInRoute, async (c) => {
-    countIpAttempt(clientIp(c, trustProxyHops));
+    const ip = clientIp(c, trustProxyHops);
+    await countIpAttempt(ip);
     const { email, password } = c.req.valid('json');
+    // Keyed by the normalized address whether or not an account has it: unknown e-mails are limited the same way.
     const account = normalizeEmail(email);
-    const wait = failedByAccount.retryAfter(account);
-    if (wait) throw limited(wait);
-    const user = await auth.verifyCredentials(email, password);
-    if (!user) {
-      failedByAccount.record(account);
-      throw new AppError(401, 'invalid_credentials', 'Invalid email or password.');
+    const accountAtIp = `${account}\0${ip}`;
+    // Each attempt is reserved before argon2 runs, so parallel attempts cannot all slip under the limit. The
+    // account-wide count is only touched once the per-address one allows the attempt: a stranger's refused
+    // attempts never use up the owner's allowance.
+    const pair = await enforceLimit(
+      counter,
+      'sign-in-account-ip',
+      accountAtIp,
+      limits.failedPerAccountAddress,
+      tooManyMessage,
+    );
+    const overall = await counter.hit('sign-in-account', account, limits.failedPerAccount);
+    if (!overall.allowed) {
+      await counter.release(pair);
+      throw tooManyRequests(tooManyMessage(overall.retryAfterSeconds), overall.retryAfterSeconds);
     }
-    failedByAccount.reset(account);
+    const user = await auth.verifyCredentials(email, password);
+    if (!user) throw new AppError(401, 'invalid_credentials', 'Invalid email or password.');
+    // Only failures count: a correct password forgets this address's failures and returns the account-wide hit.
+    await Promise.all([counter.clear('sign-in-account-ip', accountAtIp), counter.release(overall)]);
     const created = await auth.createSession(user.id, c.req.header('user-agent'));
     writeSessionCookie(c, created.token, created.lastSeenAt, created.expiresAt, auth.policy.idleMs, trustProxyHops);
     return c.json(

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import {
   acceptRequestSchema,
   BOOKING_FALLBACK_MESSAGE,
@@ -9,6 +10,7 @@ import {
 import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { currentAuth, requireAuth } from '../http/session';
+import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
 import type { BookingService } from './service';
 
@@ -36,11 +38,12 @@ const acceptRoute = createRoute({
       description: "Request accepted: a 'pending' booking with me as the driver",
       content: { 'application/json': { schema: bookingSchema } },
     },
-    ...errorResponses(400, 401, 403, 409, 413),
+    ...errorResponses(400, 401, 403, 409, 413, 429),
   },
 });
 
-export function bookingRoutes(service: BookingService) {
+/** `throttle` guards accept (see writeThrottle in rate-limiter.ts). */
+export function bookingRoutes(service: BookingService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
   router.use('*', requireAuth);
 
@@ -49,7 +52,7 @@ export function bookingRoutes(service: BookingService) {
     return c.json(await service.listMine(user.id, c.req.valid('query')), 200);
   });
 
-  router.openapi(acceptRoute, async (c) => {
+  router.openapi({ ...acceptRoute, middleware: [throttle] }, async (c) => {
     const { user } = currentAuth(c);
     // Only request_id is read from the body: the driver is the session's user and the status is 'pending'.
     return c.json(await service.accept(user.id, c.req.valid('json').request_id), 201);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTACT_LIMITS } from '../../shared/contact';
-import { contactMessages } from '../db/schema';
+import { attemptCounters, contactMessages } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { createContactService } from './service';
 
@@ -102,6 +102,24 @@ describe('POST /api/contact', () => {
 
     const elsewhere = await call('POST', '/contact', { body: valid, ip: '10.0.0.6' });
     expect(elsewhere.status).toBe(201);
+  });
+
+  it('stores exactly the allowance of 20 parallel posts from one address; the rest get 429', async () => {
+    const subject = `Parallel ${Date.now()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/contact', { body: { ...valid, subject }, ip: '10.0.0.9' })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'too_many_requests' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect((await allMessages()).filter((m) => m.subject === subject)).toHaveLength(3);
+    // The privacy policy promises no address is kept: the counter holds a hash of it only.
+    const counters = await ctx.database.db.select().from(attemptCounters);
+    expect(counters.some((row) => row.key.startsWith('contact-ip:'))).toBe(true);
+    expect(JSON.stringify(counters)).not.toContain('10.0.0.9');
   });
 
   it('does not count refused input against the allowance', async () => {

@@ -1,16 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
 import { contactMessageSchema, contactReceiptSchema } from '../../shared/contact';
-import { AppError } from '../http/app-error';
 import { clientIp } from '../http/client-ip';
 import { errorResponses, jsonBody } from '../http/openapi';
-import { SlidingWindowLimiter } from '../http/rate-limiter';
+import { enforceLimit } from '../http/rate-limiter';
 import { createRouter } from '../http/validation';
+import type { AttemptCounter, WindowLimit } from '../limits/attempt-counter';
 import type { ContactService } from './service';
-
-export interface ContactRateLimit {
-  max: number;
-  windowMs: number;
-}
 
 const sendRoute = createRoute({
   method: 'post',
@@ -34,21 +29,30 @@ export function contactMessageLimitMessage(retryAfterSeconds: number): string {
     : `You have sent several messages already. Please wait ${minutes} minutes and try again.`;
 }
 
-export function contactRoutes(contact: ContactService, limit: ContactRateLimit, trustProxyHops: number) {
-  const sentByIp = new SlidingWindowLimiter(limit.max, limit.windowMs);
-  setInterval(() => sentByIp.prune(), 60_000).unref();
-
+export function contactRoutes(
+  contact: ContactService,
+  counter: AttemptCounter,
+  limit: WindowLimit,
+  trustProxyHops: number,
+) {
   const router = createRouter();
   router.openapi(sendRoute, async (c) => {
-    const ip = clientIp(c, trustProxyHops);
-    const wait = sentByIp.retryAfter(ip);
-    if (wait) {
-      throw new AppError(429, 'too_many_requests', contactMessageLimitMessage(wait), { 'Retry-After': String(wait) });
+    // Counted before storing (refused input never gets here: the route validates first), so parallel posts
+    // cannot all pass; the address is counted under a hash and never stored with the message.
+    const hit = await enforceLimit(
+      counter,
+      'contact-ip',
+      clientIp(c, trustProxyHops),
+      limit,
+      contactMessageLimitMessage,
+    );
+    try {
+      return c.json(await contact.store(c.req.valid('json')), 201);
+    } catch (err) {
+      // A visitor whose message failed to save has not used up their allowance.
+      await counter.release(hit).catch(() => undefined);
+      throw err;
     }
-    const receipt = await contact.store(c.req.valid('json'));
-    // Counted once stored: a visitor whose message failed to save has not used up their allowance.
-    sentByIp.record(ip);
-    return c.json(receipt, 201);
   });
   return router;
 }

@@ -1,7 +1,13 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
-interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string } };
+/** The socket's peer address; an `app.request()` without Node bindings has none. */
+function socketAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -9,7 +15,7 @@ interface NodeBindings {
  * from the right, so a client cannot reset its rate limits by forging the header.
  */
 export function clientIp(c: Context, trustProxyHops: number): string {
-  const socketIp = (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+  const socketIp = socketAddress(c) ?? 'unknown';
   if (trustProxyHops <= 0) return socketIp;
   const hops = (c.req.header('x-forwarded-for') ?? '')
     .split(',')

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { User } from '../../shared/auth';
 import {
@@ -13,6 +14,7 @@ import { objectBody } from './body';
 import { errorResponses, jsonBody } from './openapi';
 import { notFoundOnBadId } from './params';
 import { currentAuth, requireAuth } from './session';
+import type { AppEnv } from './types';
 import { createRouter } from './validation';
 
 /** What rides and delivery requests have in common: a user's own list, everyone's list, create, delete. */
@@ -32,10 +34,14 @@ export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.Z
   describe: { mine: string; browse: string; created: string; deleted: string };
 }
 
-/** GET /mine, GET /browse, POST /, DELETE /{id}: every route needs a session; owner ids come from it alone. */
+/**
+ * GET /mine, GET /browse, POST /, DELETE /{id}: every route needs a session; owner ids come from it alone.
+ * `throttle` guards the writes (see writeThrottle in rate-limiter.ts).
+ */
 export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodType>(
   spec: ListingRoutesSpec<Shape, Item>,
   service: ListingService<z.output<z.ZodObject<Shape>>, z.output<Item>>,
+  throttle: MiddlewareHandler<AppEnv>,
 ) {
   const page = pageSchema(spec.item);
   const listRoute = (path: string, description: string) =>
@@ -53,18 +59,20 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
     method: 'post',
     path: '/',
     tags: [spec.tag],
+    middleware: [throttle],
     request: { body: jsonBody(objectBody(spec.input, INPUT_FALLBACK_MESSAGE)) },
     responses: {
       201: { description: spec.describe.created, content: { 'application/json': { schema: spec.item } } },
-      ...errorResponses(400, 401, 403, 413),
+      ...errorResponses(400, 401, 403, 413, 429),
     },
   });
   const deleteRoute = createRoute({
     method: 'delete',
     path: '/{id}',
     tags: [spec.tag],
+    middleware: [throttle],
     request: { params: idParamSchema },
-    responses: { 204: { description: spec.describe.deleted }, ...errorResponses(401, 403, 404) },
+    responses: { 204: { description: spec.describe.deleted }, ...errorResponses(401, 403, 404, 429) },
   });
 
   const router = createRouter();

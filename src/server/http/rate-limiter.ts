@@ -1,53 +1,45 @@
-/**
- * Sliding-window counter kept in process memory. One RuralRoute process serves the API (PGlite allows no other),
- * so this is exact for the default deployment; see docs/decisions/002-in-memory-rate-limits.md.
- */
-export class SlidingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+import type { MiddlewareHandler } from 'hono';
+import type { AttemptCounter, Hit, WindowLimit } from '../limits/attempt-counter';
+import { AppError } from './app-error';
+import { currentAuth } from './session';
+import type { AppEnv } from './types';
 
-  constructor(
-    readonly max: number,
-    readonly windowMs: number,
-    private readonly maxKeys = 100_000,
-  ) {}
-
-  private live(key: string, now: number): number[] {
-    const list = (this.hits.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    if (list.length) this.hits.set(key, list);
-    else this.hits.delete(key);
-    return list;
-  }
-
-  /** Seconds until another hit is allowed, or 0 when one is allowed now. */
-  retryAfter(key: string, now = Date.now()): number {
-    const list = this.live(key, now);
-    if (list.length < this.max) return 0;
-    const oldest = list[list.length - this.max] ?? now;
-    return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
-  }
-
-  record(key: string, now = Date.now()): void {
-    const list = this.live(key, now);
-    list.push(now);
-    this.hits.set(key, list);
-    if (this.hits.size > this.maxKeys) this.prune(now);
-  }
-
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  prune(now = Date.now()): void {
-    for (const key of [...this.hits.keys()]) this.live(key, now);
-    // Still too many distinct keys (a flood of addresses): drop the oldest entries rather than grow without bound.
-    const excess = this.hits.size - this.maxKeys;
-    if (excess > 0) [...this.hits.keys()].slice(0, excess).forEach((k) => this.hits.delete(k));
-  }
-}
+/** The HTTP side of the attempt counters (limits/attempt-counter.ts): 429 answers and the write throttle. */
 
 export function tooManyMessage(retryAfterSeconds: number): string {
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return minutes <= 1
     ? 'Too many attempts. Please wait a minute and try again.'
     : `Too many attempts. Please wait ${minutes} minutes and try again.`;
+}
+
+export const WRITE_THROTTLE_MESSAGE = "You're doing that too often. Please wait a moment.";
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): AppError {
+  return new AppError(429, 'too_many_requests', message, { 'Retry-After': String(retryAfterSeconds) });
+}
+
+/** Counts one hit for `subject`; over the limit it throws 429 with Retry-After, worded by `message`. */
+export async function enforceLimit(
+  counter: AttemptCounter,
+  scope: string,
+  subject: string,
+  limit: WindowLimit,
+  message: (retryAfterSeconds: number) => string,
+): Promise<Hit> {
+  const hit = await counter.hit(scope, subject, limit);
+  if (!hit.allowed) throw tooManyRequests(message(hit.retryAfterSeconds), hit.retryAfterSeconds);
+  return hit;
+}
+
+/**
+ * Per-user throttle for write endpoints, set generously (a person never meets it; a script does). It runs after
+ * requireAuth and before validation and the handler, so a refused call stores nothing. Every write it guards
+ * shares one allowance per user: add it as a route's `middleware` to guard a new write endpoint.
+ */
+export function writeThrottle(counter: AttemptCounter, limit: WindowLimit): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await enforceLimit(counter, 'write', currentAuth(c).user.id, limit, () => WRITE_THROTTLE_MESSAGE);
+    await next();
+  };
 }

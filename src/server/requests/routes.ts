@@ -1,10 +1,12 @@
 import { deliveryRequestSchema, requestInputSchema } from '../../shared/marketplace';
+import type { MiddlewareHandler } from 'hono';
 import { listingRoutes } from '../http/listing-routes';
+import type { AppEnv } from '../http/types';
 import type { RequestService } from './service';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
-export function requestRoutes(service: RequestService) {
+export function requestRoutes(service: RequestService, throttle: MiddlewareHandler<AppEnv>) {
   return listingRoutes(
     {
       tag: 'requests',
@@ -19,5 +21,6 @@ export function requestRoutes(service: RequestService) {
       },
     },
     service,
+    throttle,
   );
 }

@@ -1,10 +1,12 @@
 import { rideInputSchema, rideSchema } from '../../shared/marketplace';
+import type { MiddlewareHandler } from 'hono';
 import { listingRoutes } from '../http/listing-routes';
+import type { AppEnv } from '../http/types';
 import type { RideService } from './service';
 
 export const RIDE_NOT_FOUND = 'Ride not found.';
 
-export function rideRoutes(service: RideService) {
+export function rideRoutes(service: RideService, throttle: MiddlewareHandler<AppEnv>) {
   return listingRoutes(
     {
       tag: 'rides',
@@ -19,5 +21,6 @@ export function rideRoutes(service: RideService) {
       },
     },
     service,
+    throttle,
   );
 }

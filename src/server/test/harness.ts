@@ -26,9 +26,18 @@ export interface CallResult<T = unknown> {
   headers: Headers;
 }
 
-/** Env for tests: the real defaults, with a cheaper argon2 cost so suites run quickly (still argon2id). */
+/**
+ * Env for tests: the real defaults, with a cheaper argon2 cost so suites run quickly (still argon2id), and no
+ * practical write throttle: property tests write hundreds of rows per user (write-throttle.api.test.ts sets one).
+ */
 export function testEnv(overrides: Record<string, string> = {}): Env {
-  return readEnv({ NODE_ENV: 'test', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...overrides });
+  return readEnv({
+    NODE_ENV: 'test',
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    WRITE_LIMIT_PER_USER_MAX: '1000000',
+    ...overrides,
+  });
 }
 
 type App = ReturnType<typeof createApp>;

@@ -62,9 +62,9 @@ export function Component() {
         <PolicySection title="How we use it">
           <p>
             Only to run RuralRoute: to sign you in, to show your rides, requests and bookings to you and the members you
-            deal with, and to answer your messages. To slow down abuse we count recent attempts per network address in
-            memory; these counts are not stored and disappear within the hour. We do not sell or rent your data to
-            anyone.
+            deal with, and to answer your messages. To slow down abuse we count recent attempts per network address and
+            per account; a count is kept under a one-way hash, never the address or e-mail itself, and is deleted soon
+            after its time window ends (about an hour at most). We do not sell or rent your data to anyone.
           </p>
         </PolicySection>
         <PolicySection title="Who can see it">

@@ -1,0 +1,88 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { attemptCounters, bookings, deliveryRequests, rides } from '../db/schema';
+import { counterKey } from '../limits/attempt-counter';
+import { setupTestApp, type CallResult } from '../test/harness';
+import { requestBody, rideBody } from '../test/marketplace';
+
+// A small allowance so the throttle is reachable: 3 marketplace writes per user per minute, all kinds together.
+const { ctx, call, signUpAndIn } = setupTestApp({
+  WRITE_LIMIT_PER_USER_MAX: '3',
+  WRITE_LIMIT_PER_USER_WINDOW_SECONDS: '60',
+  AUTH_PER_IP_MAX: '100000',
+});
+
+function expectThrottled(res: CallResult) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({
+    code: 'too_many_requests',
+    message: "You're doing that too often. Please wait a moment.",
+  });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+}
+
+const ridesOf = async (userId: string) =>
+  (await ctx.database.db.select().from(rides).where(eq(rides.userId, userId))).length;
+const requestsOf = async (userId: string) =>
+  (await ctx.database.db.select().from(deliveryRequests).where(eq(deliveryRequests.userId, userId))).length;
+const bookingsOf = async (userId: string) =>
+  (await ctx.database.db.select().from(bookings).where(eq(bookings.driverId, userId))).length;
+
+const postRide = (token: string) => call<{ id: string }>('POST', '/rides', { cookie: token, body: rideBody() });
+const postRequest = (token: string) =>
+  call<{ id: string }>('POST', '/requests', { cookie: token, body: requestBody() });
+
+describe('per-user write throttle', () => {
+  it('refuses the 4th ride within the window and stores nothing for it; another user is unaffected', async () => {
+    const driver = await signUpAndIn();
+    for (let i = 0; i < 3; i++) expect((await postRide(driver.token)).status).toBe(201);
+    expectThrottled(await postRide(driver.token));
+    expect(await ridesOf(driver.user.id)).toBe(3);
+
+    const other = await signUpAndIn();
+    expect((await postRide(other.token)).status).toBe(201);
+
+    // Once the window has passed, the driver may write again.
+    await ctx.database.db
+      .update(attemptCounters)
+      .set({ windowEnd: sql`now() - interval '1 second'` })
+      .where(eq(attemptCounters.key, counterKey('write', driver.user.id)));
+    expect((await postRide(driver.token)).status).toBe(201);
+  });
+
+  it('refuses the 4th delivery request and stores nothing for it', async () => {
+    const owner = await signUpAndIn();
+    for (let i = 0; i < 3; i++) expect((await postRequest(owner.token)).status).toBe(201);
+    expectThrottled(await postRequest(owner.token));
+    expect(await requestsOf(owner.user.id)).toBe(3);
+  });
+
+  it('refuses the 4th accept and books nothing for it', async () => {
+    const owners = [await signUpAndIn(), await signUpAndIn()];
+    const open = [];
+    for (const owner of owners) for (let i = 0; i < 2; i++) open.push((await postRequest(owner.token)).body.id);
+    const driver = await signUpAndIn();
+    for (const id of open.slice(0, 3))
+      expect((await call('POST', '/bookings', { cookie: driver.token, body: { request_id: id } })).status).toBe(201);
+    expectThrottled(await call('POST', '/bookings', { cookie: driver.token, body: { request_id: open[3] } }));
+    expect(await bookingsOf(driver.user.id)).toBe(3);
+  });
+
+  it('counts deletes with the other writes and keeps the row a refused delete names', async () => {
+    const driver = await signUpAndIn();
+    const first = (await postRide(driver.token)).body.id;
+    const second = (await postRide(driver.token)).body.id;
+    expect((await call('DELETE', `/rides/${first}`, { cookie: driver.token })).status).toBe(204);
+    expectThrottled(await call('DELETE', `/rides/${second}`, { cookie: driver.token }));
+    const [kept] = await ctx.database.db.select().from(rides).where(eq(rides.id, second));
+    expect(kept?.status).toBe('active');
+    // Reads are never throttled.
+    expect((await call('GET', '/rides/mine', { cookie: driver.token })).status).toBe(200);
+  });
+
+  it('asks for a session before counting anything', async () => {
+    expect((await call('POST', '/rides', { body: rideBody() })).status).toBe(401);
+  });
+});
