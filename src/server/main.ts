@@ -34,7 +34,11 @@ if (env.SERVE_CLIENT && clientBuildIsStale(root, clientDir)) {
   }
 }
 
-const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((err: Error) => {
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  listenUrl: env.DATABASE_LISTEN_URL,
+}).catch((err: Error) => {
   console.error(`[start] could not open the database: ${err.message}`);
   process.exit(1);
 });

@@ -86,6 +86,23 @@ describe.skipIf(!realPostgres)('session revocation across two instances on one P
     expect((await b('GET', '/rides/mine', { cookie: token })).status).toBe(200);
   });
 
+  it('never trusts its cache while the LISTEN server cannot be reached (DATABASE_LISTEN_URL)', async () => {
+    const url = (ctx.databases[0] as Database & { url: string }).url;
+    const unreachable = new URL(url);
+    unreachable.port = '1';
+    const database = await openDatabase({ url, dataDir: '', listenUrl: unreachable.toString() });
+    try {
+      const app = createApp({ db: database.db, env: ctx.env, notifications: database.notifications });
+      const { token } = await signUpAndIn();
+      expect((await callApp(app, 'GET', '/rides/mine', { cookie: token })).status).toBe(200);
+      await ctx.databases[0].db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      expect((await callApp(app, 'GET', '/rides/mine', { cookie: token })).status).toBe(401);
+      expect(listening(database)).toBe(false);
+    } finally {
+      await database.close();
+    }
+  });
+
   describe('with the LISTEN connection down', () => {
     // A third instance whose LISTEN connection waits a minute before reconnecting, so the outage can be observed.
     const third = {} as { database: Database; app: ReturnType<typeof createApp> };

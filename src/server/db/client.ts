@@ -33,6 +33,8 @@ export async function openDatabase(opts: {
   url?: string;
   dataDir: string;
   poolSize?: number;
+  /** The LISTEN connection's server when it differs from `url` (a transaction-mode pooler cannot hold a LISTEN). */
+  listenUrl?: string;
   /** How the LISTEN connection reconnects (tests slow it down to observe an outage). */
   listen?: Partial<ReconnectPolicy>;
 }): Promise<Database> {
@@ -54,7 +56,7 @@ export async function openDatabase(opts: {
     pool.on('error', (err) => console.error('[db] idle client error:', err.message));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
-    const notifications = listenConnection(pg.Client, opts.url, db as unknown as Db, opts.listen);
+    const notifications = listenConnection(pg.Client, opts.listenUrl ?? opts.url, db as unknown as Db, opts.listen);
     return {
       db: db as unknown as Db,
       kind: 'postgres',

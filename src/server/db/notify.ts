@@ -77,7 +77,10 @@ export function pgNotifications(
     void release();
     const delay = Math.min(policy.maxMs, policy.minMs * 2 ** attempt) * (0.75 + 0.5 * Math.random());
     attempt += 1;
-    if (attempt === 1) console.warn(`[db] LISTEN connection lost (${reason}); reconnecting`);
+    if (attempt === 1)
+      console.warn(
+        `[db] LISTEN connection down (${reason}); reconnecting (subscribers that cache stop trusting it meanwhile)`,
+      );
     retry = setTimeout(() => void open(), delay);
     retry.unref();
   }
