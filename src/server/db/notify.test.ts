@@ -28,10 +28,17 @@ describe('Database.notifications', () => {
     expect(database.notifications.isListening('test_channel')).toBe(true);
     expect(database.notifications.isListening('other_channel')).toBe(false);
     const second: string[] = [];
-    const unlisten = database.notifications.listen('test_channel', (p) => {
-      second.push(p);
-      throw new Error('a failing handler does not stop the others');
-    });
+    const status: boolean[] = [];
+    const unlisten = database.notifications.listen(
+      'test_channel',
+      (p) => {
+        second.push(p);
+        throw new Error('a failing handler does not stop the others');
+      },
+      (listening) => status.push(listening),
+    );
+    // A late subscriber hears the current state at once.
+    expect(status).toEqual([true]);
     await database.notifications.notify('test_channel', 'hello');
     await database.notifications.notify('other_channel', 'elsewhere');
     expect(await received('hello')).toBe(true);

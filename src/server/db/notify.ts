@@ -120,6 +120,7 @@ export function pgNotifications(
   return {
     listen(channel, onPayload, onStatus) {
       const unsubscribe = hub.add(checkChannel(channel), onPayload, onStatus);
+      if (active.has(channel)) onStatus?.(true);
       if (!started) {
         started = true;
         void open();
@@ -148,6 +149,7 @@ export function pgliteNotifications(db: PGlite): Notifications {
   return {
     listen(channel, onPayload, onStatus) {
       const unsubscribe = hub.add(checkChannel(channel), onPayload, onStatus);
+      if (active.has(channel)) onStatus?.(true);
       if (!registered.has(channel)) {
         registered.set(
           channel,
