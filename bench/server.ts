@@ -32,7 +32,7 @@ const database = await openDatabase({
   dataDir: env.DATA_DIR,
   poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10),
 });
-const app = createApp({ db: database.db, env });
+const app = createApp({ db: database.db, env, notifications: database.notifications });
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: '127.0.0.1' }, (info) => {
   console.log(`bench-server listening on ${info.port}`);
 });

@@ -70,7 +70,7 @@ test('sign up, sign in, use the dashboard shell, reload, sign out', async ({ pag
 
 test('sign-out revokes the session on the server, not only in this browser', async ({ page, context }) => {
   await signUpAndSignIn(page);
-  const token = (await context.cookies()).find((c) => c.name === 'rr_session')!.value;
+  const token = (await context.cookies()).find((c) => c.name === '__Host-rr_session')!.value;
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   const res = await page.request.get('/api/auth/session', { headers: { authorization: `Bearer ${token}` } });

@@ -24,6 +24,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     db: database.db,
     env: readEnv({ NODE_ENV: 'production', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...env }),
     clientDir: resolve('dist/client'),
+    notifications: database.notifications,
   });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((ok) => server.once('listening', () => ok()));

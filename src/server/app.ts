@@ -13,6 +13,7 @@ import { createBookingService } from './bookings/service';
 import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
+import type { Notifications } from './db/notify';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
@@ -20,7 +21,7 @@ import { AppError } from './http/app-error';
 import { limitBody } from './http/body-limit';
 import { writeThrottle } from './http/rate-limiter';
 import { originCheck } from './http/csrf';
-import { sessionMiddleware } from './http/session';
+import { sessionCookie, sessionMiddleware } from './http/session';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
@@ -35,11 +36,13 @@ export interface AppOptions {
   env: Env;
   /** Directory of the built client to serve; omitted in API tests. */
   clientDir?: string;
+  /** The database's LISTEN/NOTIFY (Database.notifications); without it the session cache stays off. */
+  notifications?: Notifications;
 }
 
 const MINUTE = 60_000;
 
-export function createApp({ db, env, clientDir }: AppOptions) {
+export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   const auth = createAuthService(
     db,
     { memoryCost: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
@@ -49,6 +52,7 @@ export function createApp({ db, env, clientDir }: AppOptions) {
       touchMs: env.SESSION_TOUCH_SECONDS * 1000,
       cacheMs: env.SESSION_CACHE_SECONDS * 1000,
     },
+    notifications,
   );
 
   const app = new Hono<AppEnv>();
@@ -65,10 +69,13 @@ export function createApp({ db, env, clientDir }: AppOptions) {
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
-        baseUri: ["'self'"],
+        // No page uses <base>; 'none' stops injected markup from re-pointing every relative URL.
+        baseUri: ["'none'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
+      // One year, subdomains included. Browsers ignore it over plain http, so local development is unaffected.
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
       crossOriginEmbedderPolicy: false,
     }),
   );
@@ -88,7 +95,7 @@ export function createApp({ db, env, clientDir }: AppOptions) {
   // every call; GET and HEAD carry no body, so they skip it (about 10% of a list request's CPU in bench:api).
   app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimit(c, next)));
   app.use('/api/*', originCheck(env.ALLOWED_ORIGINS));
-  app.use('/api/*', sessionMiddleware(auth, env.TRUST_PROXY_HOPS));
+  app.use('/api/*', sessionMiddleware(auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
 
   const api = createRouter();
   const attempts = createAttemptCounter(db);

@@ -24,6 +24,15 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * Where the dedicated LISTEN connection goes (session revocation across instances); defaults to DATABASE_URL. Set it
+   * to PostgreSQL itself when DATABASE_URL is a transaction-mode pooler (PgBouncer), which cannot hold a LISTEN.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_LISTEN_URL must start with postgres:// or postgresql://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** Extra origins allowed to make unsafe requests with cookies, comma-separated (the app's own origin always is). */
   ALLOWED_ORIGINS: z
     .string()

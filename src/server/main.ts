@@ -34,11 +34,20 @@ if (env.SERVE_CLIENT && clientBuildIsStale(root, clientDir)) {
   }
 }
 
-const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((err: Error) => {
+const database = await openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  listenUrl: env.DATABASE_LISTEN_URL,
+}).catch((err: Error) => {
   console.error(`[start] could not open the database: ${err.message}`);
   process.exit(1);
 });
-const app = createApp({ db: database.db, env, clientDir: env.SERVE_CLIENT ? clientDir : undefined });
+const app = createApp({
+  db: database.db,
+  env,
+  clientDir: env.SERVE_CLIENT ? clientDir : undefined,
+  notifications: database.notifications,
+});
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   const where =

@@ -1,5 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { pgNotify, type Notifications } from '../db/notify';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
@@ -16,14 +17,31 @@ export interface SessionPolicy {
   cacheMs?: number;
 }
 
+/** Payload `token:<sha-256 hex>` (one session) or `user:<id>` (all of a user's sessions). */
+export const SESSION_REVOKED = 'session_revoked';
+
 export interface AuthContext {
   user: User;
   session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
 }
 
-export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy) {
+/**
+ * `notifications` carries revocations between instances. Without it the session cache stays off: another
+ * instance's sign-out could not reach it.
+ */
+export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy, notifications?: Notifications) {
   const decoy = decoyHasher(cost);
-  const cache = new SessionCache<AuthContext>(policy.cacheMs ?? 0);
+  const cache = new SessionCache<AuthContext>(policy.cacheMs ?? 0, (ctx) => ctx.user.id);
+  if (notifications && cache.ttlMs > 0) {
+    notifications.listen(
+      SESSION_REVOKED,
+      (payload) => {
+        if (payload.startsWith('token:')) cache.evict(payload.slice('token:'.length));
+        else if (payload.startsWith('user:')) cache.evictOwner(payload.slice('user:'.length));
+      },
+      (listening) => cache.trust(listening),
+    );
+  }
 
   async function signUp(input: { email: string; password: string; full_name: string }): Promise<User> {
     const email = normalizeEmail(input.email);
@@ -104,6 +122,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
 
   /** Reads a session from the database, deletes it when expired, and caches it when live. */
   async function lookup(tokenHash: string): Promise<AuthContext | null> {
+    const since = cache.begin();
     const [row] = await db
       .select({
         id: sessions.id,
@@ -135,7 +154,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       },
     };
     // The cached object is shared: the session middleware's touch updates its lastSeenAt for every later hit.
-    cache.set(tokenHash, ctx);
+    cache.set(tokenHash, ctx, since);
     return ctx;
   }
 
@@ -154,12 +173,37 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     return now;
   }
 
+  /**
+   * Deletes the session and, in the same statement, notifies every instance (sent only if the delete commits).
+   * The local entry goes first, so this instance never serves it again even before the notification returns.
+   */
   async function revokeSession(token: string): Promise<void> {
-    cache.revoke(hashToken(token));
-    await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+    const tokenHash = hashToken(token);
+    cache.evict(tokenHash);
+    await db.execute(sql`
+      with gone as (delete from ${sessions} where ${sessions.tokenHash} = ${tokenHash} returning 1)
+      select ${pgNotify(SESSION_REVOKED, `token:${tokenHash}`)} where exists (select 1 from gone)`);
   }
 
-  return { signUp, verifyCredentials, createSession, resolveSession, touchSession, revokeSession, policy };
+  /** Signs a user out everywhere (password change, account deletion, "sign out other sessions"). */
+  async function revokeUserSessions(userId: string, keepToken?: string): Promise<void> {
+    cache.evictOwner(userId);
+    const keep = keepToken ? sql`and ${sessions.tokenHash} <> ${hashToken(keepToken)}` : sql``;
+    await db.execute(sql`
+      with gone as (delete from ${sessions} where ${sessions.userId} = ${userId} ${keep} returning 1)
+      select ${pgNotify(SESSION_REVOKED, `user:${userId}`)} where exists (select 1 from gone)`);
+  }
+
+  return {
+    signUp,
+    verifyCredentials,
+    createSession,
+    resolveSession,
+    touchSession,
+    revokeSession,
+    revokeUserSessions,
+    policy,
+  };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -2,14 +2,27 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AuthContext, AuthService } from '../auth/service';
 import { unauthenticated } from './app-error';
-import type { AppEnv } from './types';
+import type { AppEnv, SessionCookie } from './types';
 
-export const SESSION_COOKIE = 'rr_session';
+/**
+ * In production the cookie carries the `__Host-` prefix: browsers then accept it only with Secure, Path=/ and no
+ * Domain, so neither plain http nor a sibling subdomain can plant or overwrite it. Development over plain http on
+ * localhost keeps a bare name (Secure only when the request came over https).
+ */
+export function sessionCookie(nodeEnv: string): SessionCookie {
+  const production = nodeEnv === 'production';
+  return { name: production ? '__Host-rr_session' : 'rr_session', production };
+}
+
+/** Set by sessionMiddleware, which runs before every /api route. */
+function cookieOf(c: Context<AppEnv>): SessionCookie {
+  return c.get('sessionCookie') ?? sessionCookie('development');
+}
 
 /** The token from the session cookie, or from `Authorization: Bearer` for non-browser clients. */
-export function readToken(c: Context): string | undefined {
+export function readToken(c: Context<AppEnv>): string | undefined {
   const bearer = c.req.header('authorization')?.match(/^Bearer\s+([A-Za-z0-9_-]{20,100})$/)?.[1];
-  const cookie = getCookie(c, SESSION_COOKIE);
+  const cookie = getCookie(c, cookieOf(c).name);
   const token = bearer ?? cookie;
   return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
 }
@@ -20,39 +33,47 @@ function isHttps(c: Context, trustProxyHops: number): boolean {
 }
 
 export function writeSessionCookie(
-  c: Context,
+  c: Context<AppEnv>,
   token: string,
   lastSeenAt: Date,
   expiresAt: Date,
   idleMs: number,
   trustProxyHops: number,
 ): void {
+  const { name, production } = cookieOf(c);
   const until = Math.min(lastSeenAt.getTime() + idleMs, expiresAt.getTime());
-  setCookie(c, SESSION_COOKIE, token, {
+  setCookie(c, name, token, {
     httpOnly: true,
     sameSite: 'Lax',
-    secure: isHttps(c, trustProxyHops),
+    secure: production || isHttps(c, trustProxyHops),
     path: '/',
     maxAge: Math.max(0, Math.floor((until - Date.now()) / 1000)),
   });
 }
 
-export function clearSessionCookie(c: Context): void {
-  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  const { name, production } = cookieOf(c);
+  // A __Host- cookie is only replaced by a Set-Cookie with the same prefix rules, Secure included.
+  deleteCookie(c, name, { path: '/', secure: production });
 }
 
 /** Resolves the session on every API request and slides its idle window while it is in use. */
-export function sessionMiddleware(auth: AuthService, trustProxyHops: number): MiddlewareHandler<AppEnv> {
+export function sessionMiddleware(
+  auth: AuthService,
+  cookie: SessionCookie,
+  trustProxyHops: number,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    c.set('sessionCookie', cookie);
     const token = readToken(c);
     const ctx = token ? await auth.resolveSession(token) : null;
     c.set('auth', ctx);
-    if (token && !ctx && getCookie(c, SESSION_COOKIE)) clearSessionCookie(c);
+    if (token && !ctx && getCookie(c, cookie.name)) clearSessionCookie(c);
     if (token && ctx) {
       const touched = await auth.touchSession(ctx);
       if (touched) {
         ctx.session.lastSeenAt = touched;
-        if (getCookie(c, SESSION_COOKIE) === token)
+        if (getCookie(c, cookie.name) === token)
           writeSessionCookie(c, token, touched, ctx.session.expiresAt, auth.policy.idleMs, trustProxyHops);
       }
     }

@@ -1,8 +1,15 @@
 import type { AuthContext } from '../auth/service';
 
+/** The session cookie's name and rules for this environment (see http/session.ts). */
+export interface SessionCookie {
+  name: string;
+  production: boolean;
+}
+
 export interface AppEnv {
   Variables: {
     auth: AuthContext | null;
     requestId: string;
+    sessionCookie: SessionCookie;
   };
 }

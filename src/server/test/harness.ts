@@ -82,7 +82,7 @@ export function setupTestApp(envOverrides: Record<string, string> = {}) {
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
     ctx.env = testEnv(envOverrides);
-    ctx.app = createApp({ db: ctx.database.db, env: ctx.env });
+    ctx.app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications });
   });
   afterAll(async () => {
     await ctx.database?.close();
@@ -107,7 +107,10 @@ export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
     const second = await openDatabase({ url: first.url, dataDir: '' });
     ctx.databases = [first, second];
     ctx.env = testEnv(envOverrides);
-    ctx.apps = [createApp({ db: first.db, env: ctx.env }), createApp({ db: second.db, env: ctx.env })];
+    ctx.apps = [
+      createApp({ db: first.db, env: ctx.env, notifications: first.notifications }),
+      createApp({ db: second.db, env: ctx.env, notifications: second.notifications }),
+    ];
   });
   afterAll(async () => {
     await ctx.databases?.[1]?.close();
