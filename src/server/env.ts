@@ -33,6 +33,10 @@ export const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_LISTEN_URL must start with postgres:// or postgresql://')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** Apply pending migrations at start (under an advisory lock). `false` when a deploy step runs `npm run db:migrate`. */
+  MIGRATE_ON_START: bool(true),
+  /** Named prepared statements on PostgreSQL. `false` behind PgBouncer in transaction mode (docs/deploy.md). */
+  DATABASE_PREPARE: bool(true),
   /** Extra origins allowed to make unsafe requests with cookies, comma-separated (the app's own origin always is). */
   ALLOWED_ORIGINS: z
     .string()
@@ -66,7 +70,7 @@ export const envSchema = z.object({
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),
   ARGON2_PARALLELISM: int(1),
-  /** Build (when stale) and serve the web client. `npm run dev` turns it off: Vite serves the client there. */
+  /** Serve the built web client (`npm start` builds it when stale). `npm run dev` turns it off: Vite serves it there. */
   SERVE_CLIENT: bool(true),
   LOG_REQUESTS: bool(false),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */

@@ -1,60 +1,56 @@
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import { clientBuildIsStale } from './build-check';
 import { openDatabase } from './db/client';
 import { readEnv } from './env';
 
+// `npm start` runs the build of this file (dist/server/main.js); its prestart step builds what is stale first.
 const started = performance.now();
-const root = process.cwd();
-const clientDir = resolve(root, 'dist/client');
+const clientDir = resolve(process.cwd(), 'dist/client');
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
 
 let env;
 try {
   env = readEnv();
 } catch (err) {
-  console.error((err as Error).message);
-  process.exit(1);
-}
-
-if (env.SERVE_CLIENT && clientBuildIsStale(root, clientDir)) {
-  console.log('[start] client build missing or stale: building it (once)...');
-  const result = spawnSync(
-    process.execPath,
-    [resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      stdio: 'inherit',
-      cwd: root,
-    },
-  );
-  if (result.status !== 0) {
-    console.error('[start] client build failed; see the output above.');
-    process.exit(1);
-  }
+  fail((err as Error).message);
 }
 
 const database = await openDatabase({
   url: env.DATABASE_URL,
   dataDir: env.DATA_DIR,
+  migrate: env.MIGRATE_ON_START,
+  prepare: env.DATABASE_PREPARE,
   listenUrl: env.DATABASE_LISTEN_URL,
-}).catch((err: Error) => {
-  console.error(`[start] could not open the database: ${err.message}`);
-  process.exit(1);
-});
-const app = createApp({
-  db: database.db,
-  env,
-  clientDir: env.SERVE_CLIENT ? clientDir : undefined,
-  notifications: database.notifications,
-});
+}).catch((err: Error) => fail(`[start] could not open the database: ${err.message}`));
+
+let app;
+try {
+  app = createApp({
+    db: database.db,
+    env,
+    clientDir: env.SERVE_CLIENT ? clientDir : undefined,
+    notifications: database.notifications,
+  });
+} catch (err) {
+  await database.close();
+  fail(`[start] ${(err as Error).message} (build it with \`npm run build\`, or set SERVE_CLIENT=false)`);
+}
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   const where =
     database.kind === 'pglite' ? `embedded PGlite in ${resolve(env.DATA_DIR)}` : 'PostgreSQL (DATABASE_URL)';
   console.log(
-    `RuralRoute listening on http://localhost:${info.port} — database: ${where} — ready in ${Math.round(performance.now() - started)} ms`,
+    `RuralRoute listening on http://localhost:${info.port} (pid ${process.pid}) — database: ${where} — ready in ${Math.round(performance.now() - started)} ms`,
   );
+});
+server.on('error', async (err) => {
+  await database.close();
+  fail(`[start] could not listen on ${env.HOST}:${env.PORT}: ${err.message}`);
 });
 
 let closing = false;

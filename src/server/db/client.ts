@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir } from './data-dir-lock';
+import { migratePglite, migratePostgres } from './migrate';
 import {
   defaultReconnect,
   pgliteNotifications,
@@ -8,6 +9,7 @@ import {
   type Notifications,
   type ReconnectPolicy,
 } from './notify';
+import { createPool } from './pool';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -23,39 +25,39 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
-
-/**
- * Opens PostgreSQL: a real server when `url` is given, else embedded PGlite persisted in `dataDir`
- * (in memory when dataDir is 'memory://'). Applies pending migrations before returning.
- */
-export async function openDatabase(opts: {
+export interface OpenOptions {
   url?: string;
   dataDir: string;
   poolSize?: number;
+  /** Apply pending migrations before returning (default). `MIGRATE_ON_START=false` turns it off. */
+  migrate?: boolean;
+  /** Named prepared statements (default). Off behind PgBouncer in transaction mode (`DATABASE_PREPARE=false`). */
+  prepare?: boolean;
   /** The LISTEN connection's server when it differs from `url` (a transaction-mode pooler cannot hold a LISTEN). */
   listenUrl?: string;
   /** How the LISTEN connection reconnects (tests slow it down to observe an outage). */
   listen?: Partial<ReconnectPolicy>;
-}): Promise<Database> {
+}
+
+/**
+ * Opens PostgreSQL: a real server when `url` is given, else embedded PGlite persisted in `dataDir`
+ * (in memory when dataDir is 'memory://'), which this process then holds exclusively (see data-dir-lock.ts).
+ */
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const migrate = opts.migrate ?? true;
   if (opts.url) {
-    const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
-      import('pg'),
+    const [pool, { drizzle }, { default: pg }] = await Promise.all([
+      createPool(opts.url, { max: opts.poolSize ?? 10, prepare: opts.prepare ?? true }),
       import('drizzle-orm/node-postgres'),
-      import('drizzle-orm/node-postgres/migrator'),
+      import('pg'),
     ]);
-    const pool = new pg.Pool({
-      connectionString: opts.url,
-      max: opts.poolSize ?? 10,
-      // Named prepared statements (the marketplace lists) keep one plan per connection instead of being re-planned
-      // on every call; their index range scans do not depend on the parameter values. Unnamed queries are
-      // planned per call as always. See docs/decisions/008-api-throughput.md.
-      options: '-c plan_cache_mode=force_generic_plan',
-    });
-    // An idle client's error must not crash the process; the pool replaces it.
-    pool.on('error', (err) => console.error('[db] idle client error:', err.message));
+    try {
+      if (migrate) await migratePostgres(pool);
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
     const notifications = listenConnection(pg.Client, opts.listenUrl ?? opts.url, db as unknown as Db, opts.listen);
     return {
       db: db as unknown as Db,
@@ -67,25 +69,38 @@ export async function openDatabase(opts: {
       },
     };
   }
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
-  if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create(opts.dataDir);
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
-  const notifications = pgliteNotifications(client);
-  return {
-    db: db as unknown as Db,
-    kind: 'pglite',
-    notifications,
-    close: async () => {
-      await notifications.close();
-      await client.close();
-    },
-  };
+  const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+  let unlock = () => {};
+  if (!opts.dataDir.startsWith('memory://')) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    unlock = lockDataDir(opts.dataDir);
+  }
+  try {
+    const client = await PGlite.create(opts.dataDir);
+    if (migrate)
+      await migratePglite(client).catch(async (err: unknown) => {
+        await client.close();
+        throw err;
+      });
+    const db = drizzle(client, { schema });
+    const notifications = pgliteNotifications(client);
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      notifications,
+      close: async () => {
+        try {
+          await notifications.close();
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
 /** Its own pg.Client, opened at the first listen(): scripts that never listen never open it. */

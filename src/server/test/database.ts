@@ -6,6 +6,9 @@ import { openDatabase, type Database } from '../db/client';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a throwaway database on the
  * PostgreSQL server named by DATABASE_URL (created here, dropped on close), so files never share rows.
  */
+/** Named prepared statements, as the app uses them unless DATABASE_PREPARE=false (tests behind PgBouncer). */
+export const testPrepare = () => process.env.DATABASE_PREPARE !== 'false';
+
 export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (!url) return openDatabase({ dataDir: 'memory://' });
@@ -17,7 +20,7 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), dataDir: '', poolSize: 20 });
+  const database = await openDatabase({ url: target.toString(), dataDir: '', poolSize: 20, prepare: testPrepare() });
   return {
     ...database,
     url: target.toString(),

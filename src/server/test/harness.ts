@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { readEnv, type Env } from '../env';
-import { createTestDatabase } from './database';
+import { createTestDatabase, testPrepare } from './database';
 
 export const ORIGIN = 'http://localhost';
 export const STRONG_PASSWORD = 'Correct-Horse-9';
@@ -104,7 +104,7 @@ export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
   beforeAll(async () => {
     const first = await createTestDatabase();
     if (!first.url) throw new Error('setupTwoInstances needs real PostgreSQL (DATABASE_URL)');
-    const second = await openDatabase({ url: first.url, dataDir: '' });
+    const second = await openDatabase({ url: first.url, dataDir: '', prepare: testPrepare() });
     ctx.databases = [first, second];
     ctx.env = testEnv(envOverrides);
     ctx.apps = [
