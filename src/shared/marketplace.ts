@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
+import { bookingStatusSchema, requestStatusSchema, rideStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
 export { NUL_MESSAGE };
@@ -109,9 +110,6 @@ export function requestInputSchema(today: () => string = earliestToday) {
 }
 export type RequestInput = z.input<ReturnType<typeof requestInputSchema>>;
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-
 /** Accept: only the request id is taken from the body; the driver is the session's user, the status 'pending'. */
 export const acceptRequestSchema = z.object({
   request_id: z.string({ error: 'Invalid request ID' }).uuid('Invalid request ID'),
@@ -140,7 +138,7 @@ export const rideSchema = z.object({
   departure_time: z.string().nullable(),
   available_space: z.string().nullable(),
   notes: z.string().nullable(),
-  status: z.string(),
+  status: rideStatusSchema,
   created_at: z.string(),
   /** The poster's full name (browse lists). */
   poster_name: z.string(),
@@ -157,7 +155,7 @@ export const deliveryRequestSchema = z.object({
   needed_by_date: z.string().nullable(),
   /** Decimal string with 2 places ("12.50"), or null. */
   compensation: z.string().nullable(),
-  status: z.string(),
+  status: requestStatusSchema,
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
@@ -169,7 +167,7 @@ export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 export const bookingSchema = z.object({
   id: z.string().uuid(),
   request_id: z.string().uuid().nullable(),
-  status: z.enum(BOOKING_STATUSES).or(z.string()),
+  status: bookingStatusSchema,
   created_at: z.string(),
   request: z.object({
     title: z.string(),

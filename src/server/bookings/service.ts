@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
+import type { BookingStatus } from '../../shared/statuses';
 import { isUniqueViolation } from '../db/errors';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
@@ -29,7 +30,8 @@ function toBooking(row: BookingRow): Booking {
   return {
     id: row.id,
     request_id: row.requestId,
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as BookingStatus,
     created_at: row.createdAt.toISOString(),
     request: {
       title: row.title,

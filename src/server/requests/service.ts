@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, toCents } from '../../shared/money';
+import type { RequestStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
@@ -55,7 +56,8 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     delivery_location: row.deliveryLocation,
     needed_by_date: row.neededByDate,
     compensation: row.compensationCents === null ? null : centsToDecimal(row.compensationCents),
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as RequestStatus,
     created_at: row.createdAt.toISOString(),
     requester_name: row.requesterName,
     is_own: row.userId === viewerId,

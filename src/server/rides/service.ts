@@ -2,6 +2,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { earliestToday } from '../../shared/dates';
 import type { Page, Ride } from '../../shared/marketplace';
+import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides } from '../db/schema';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
@@ -54,7 +55,8 @@ function toRide(row: RideRow, viewerId: string): Ride {
     departure_time: row.departureTime ? row.departureTime.slice(0, 5) : null,
     available_space: row.availableSpace,
     notes: row.notes,
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as RideStatus,
     created_at: row.createdAt.toISOString(),
     poster_name: row.posterName,
     is_own: row.userId === viewerId,
