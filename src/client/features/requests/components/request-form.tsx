@@ -1,13 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { localToday } from '../../../../shared/dates';
 import { requestInputSchema, type RequestInput } from '../../../../shared/marketplace';
-import { Field, fieldAria } from '@/components/form/field';
 import { FormCard } from '@/components/form/form-card';
-import { Input, Textarea } from '@/components/ui/input';
-import { toastFirstError } from '@/lib/form-errors';
-import { useCreateRequest, type RequestValues } from '../api/create-request';
+import { InputField, TextareaField } from '@/components/form/input-field';
+import { useCardForm } from '@/components/form/use-card-form';
+import { useCreateRequest } from '../api/create-request';
 
 const schema = requestInputSchema(localToday);
 const ORDER = [
@@ -31,22 +27,13 @@ const COMPENSATION_HINT = 'Up to $10,000, with at most 2 decimal places.';
 /** Spec 'Create a Delivery Request' form; the shared schema (noValidate) gives every message. */
 export function RequestForm({ id, onDone }: { id: string; onDone: () => void }) {
   const createRequest = useCreateRequest();
-  const form = useForm<RequestInput, unknown, RequestValues>({ resolver: zodResolver(schema), defaultValues: EMPTY });
-  const { errors } = form.formState;
-  const { setFocus } = form;
-
-  useEffect(() => setFocus('title'), [setFocus]);
-
-  const submit = form.handleSubmit(
-    (values) =>
-      createRequest.mutate(values, {
-        onSuccess: () => {
-          form.reset(EMPTY);
-          onDone();
-        },
-      }),
-    (errs) => toastFirstError(errs, ORDER),
-  );
+  const { form, submit, errors } = useCardForm({
+    schema,
+    empty: EMPTY,
+    order: ORDER,
+    mutation: createRequest,
+    onDone,
+  });
 
   return (
     <FormCard
@@ -58,59 +45,57 @@ export function RequestForm({ id, onDone }: { id: string; onDone: () => void }) 
       busyLabel="Submitting..."
       onCancel={onDone}
     >
-      <div className="md:col-span-2">
-        <Field id="request-title" label="Title" error={errors.title?.message}>
-          <Input {...fieldAria('request-title', errors.title?.message)} required {...form.register('title')} />
-        </Field>
-      </div>
-      <div className="md:col-span-2">
-        <Field id="request-description" label="Description" error={errors.description?.message}>
-          <Textarea
-            {...fieldAria('request-description', errors.description?.message)}
-            required
-            {...form.register('description')}
-          />
-        </Field>
-      </div>
-      <Field id="request-pickup" label="Pickup Location" error={errors.pickup_location?.message}>
-        <Input
-          {...fieldAria('request-pickup', errors.pickup_location?.message)}
-          required
-          {...form.register('pickup_location')}
-        />
-      </Field>
-      <Field id="request-delivery" label="Delivery Location" error={errors.delivery_location?.message}>
-        <Input
-          {...fieldAria('request-delivery', errors.delivery_location?.message)}
-          required
-          {...form.register('delivery_location')}
-        />
-      </Field>
-      <Field id="request-needed-by" label="Needed By (optional)" error={errors.needed_by_date?.message}>
-        <Input
-          {...fieldAria('request-needed-by', errors.needed_by_date?.message)}
-          type="date"
-          min={localToday()}
-          {...form.register('needed_by_date')}
-        />
-      </Field>
-      <Field
+      <InputField
+        wide
+        id="request-title"
+        label="Title"
+        error={errors.title?.message}
+        required
+        {...form.register('title')}
+      />
+      <TextareaField
+        wide
+        id="request-description"
+        label="Description"
+        error={errors.description?.message}
+        required
+        {...form.register('description')}
+      />
+      <InputField
+        id="request-pickup"
+        label="Pickup Location"
+        error={errors.pickup_location?.message}
+        required
+        {...form.register('pickup_location')}
+      />
+      <InputField
+        id="request-delivery"
+        label="Delivery Location"
+        error={errors.delivery_location?.message}
+        required
+        {...form.register('delivery_location')}
+      />
+      <InputField
+        id="request-needed-by"
+        label="Needed By (optional)"
+        error={errors.needed_by_date?.message}
+        type="date"
+        min={localToday()}
+        {...form.register('needed_by_date')}
+      />
+      <InputField
         id="request-compensation"
         label="Compensation (optional)"
         error={errors.compensation?.message}
         hint={COMPENSATION_HINT}
-      >
-        <Input
-          {...fieldAria('request-compensation', errors.compensation?.message, COMPENSATION_HINT)}
-          type="number"
-          step="0.01"
-          min="0"
-          max="10000"
-          inputMode="decimal"
-          placeholder="0.00"
-          {...form.register('compensation')}
-        />
-      </Field>
+        type="number"
+        step="0.01"
+        min="0"
+        max="10000"
+        inputMode="decimal"
+        placeholder="0.00"
+        {...form.register('compensation')}
+      />
     </FormCard>
   );
 }
