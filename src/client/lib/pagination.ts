@@ -1,3 +1,4 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { pageSchema, type Page } from '../../shared/marketplace';
 import { api } from './api-client';
@@ -22,3 +23,23 @@ export const cursorPaging = {
   initialPageParam: null as string | null,
   getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
 };
+
+/** The infinite query of one list endpoint; `errorToast` is the spec's 'Error' toast text when a load fails. */
+export function listQueryOptions<T extends z.ZodType>({
+  path,
+  item,
+  queryKey,
+  errorToast,
+}: {
+  path: string;
+  item: T;
+  queryKey: readonly string[];
+  errorToast?: string;
+}) {
+  return infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal),
+    ...cursorPaging,
+    meta: errorToast ? { errorToast } : undefined,
+  });
+}
