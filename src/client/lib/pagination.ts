@@ -1,4 +1,4 @@
-import { infiniteQueryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { pageSchema, type Page } from '../../shared/marketplace';
 import { api } from './api-client';
@@ -24,8 +24,8 @@ export const cursorPaging = {
   getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
 };
 
-/** The infinite query of one list endpoint; `errorToast` is the spec's 'Error' toast text when a load fails. */
-export function listQueryOptions<T extends z.ZodType>({
+/** The hook of one list endpoint's infinite query; `errorToast` is the spec's 'Error' toast text when a load fails. */
+export function listQuery<T extends z.ZodType>({
   path,
   item,
   queryKey,
@@ -36,10 +36,13 @@ export function listQueryOptions<T extends z.ZodType>({
   queryKey: readonly string[];
   errorToast?: string;
 }) {
-  return infiniteQueryOptions({
+  const options = infiniteQueryOptions({
     queryKey,
     queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal),
     ...cursorPaging,
     meta: errorToast ? { errorToast } : undefined,
   });
+  return function useList() {
+    return useInfiniteQuery(options);
+  };
 }

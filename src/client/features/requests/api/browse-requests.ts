@@ -1,15 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { deliveryRequestSchema } from '../../../../shared/marketplace';
-import { listQueryOptions } from '@/lib/pagination';
+import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 
 /** GET /requests/browse: all open requests, newest first, with the requester's name. */
-const browseRequestsQueryOptions = listQueryOptions({
+export const useBrowseRequests = listQuery({
   path: '/requests/browse',
   item: deliveryRequestSchema,
   queryKey: queryKeys.browseRequests,
 });
-
-export function useBrowseRequests() {
-  return useInfiniteQuery(browseRequestsQueryOptions);
-}
