@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
+import { SIGN_UP_PATH } from '../../../../shared/routes';
 
 export interface Plan {
   name: string;
@@ -87,7 +88,7 @@ export function PricingPlans() {
               ))}
             </ul>
             <Link
-              to="/auth?tab=signup"
+              to={SIGN_UP_PATH}
               className={clsx(
                 'mt-8 inline-flex h-11 items-center justify-center rounded-md px-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
                 plan.highlighted
