@@ -186,14 +186,17 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export const ACTIVITY_TYPES = ['ride_posted', 'request_created', 'request_accepted', 'booking_made'] as const;
-export const activitySchema = z.object({
-  id: z.string(),
-  type: z.enum(ACTIVITY_TYPES),
-  at: z.string(),
-  /** Human sentence, e.g. 'Sam Lee accepted your request "Feed from the co-op"'. */
-  text: z.string(),
-});
+/** One event of Recent Activity: what happened, as data; the client puts it into words. */
+const activityEvent = <T extends string, F extends z.ZodRawShape>(type: T, fields: F) =>
+  z.object({ id: z.string(), type: z.literal(type), at: z.string(), ...fields });
+export const activitySchema = z.discriminatedUnion('type', [
+  activityEvent('ride_posted', { origin: z.string(), destination: z.string() }),
+  activityEvent('request_created', { title: z.string() }),
+  /** Someone accepted my request. */
+  activityEvent('request_accepted', { title: z.string(), driver_name: z.string() }),
+  /** I accepted someone's request. */
+  activityEvent('booking_made', { title: z.string(), requester_name: z.string() }),
+]);
 export type Activity = z.infer<typeof activitySchema>;
 
 export const dashboardSchema = z.object({
