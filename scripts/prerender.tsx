@@ -9,7 +9,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { routes } from '@/app/router';
 import { PAGE_PATHS } from '../src/shared/routes';
 
-export interface PrerenderedPage {
+interface PrerenderedPage {
   path: string;
   /** Source files of the page's lazy route modules: their chunks are preloaded by the HTML. */
   modules: string[];

@@ -32,7 +32,7 @@ export const errorBodySchema = z.object({
   code: z.string().min(1),
   message: z.string(),
 });
-export type ApiErrorBody = z.infer<typeof errorBodySchema>;
+type ApiErrorBody = z.infer<typeof errorBodySchema>;
 /** What this server sends: the same envelope, with a code from ERROR_CODES. */
 export interface ServerErrorBody extends ApiErrorBody {
   code: ErrorCode;

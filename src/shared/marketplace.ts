@@ -1,23 +1,22 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
+import { COMPENSATION_MAX_CENTS, toCents } from './money';
 import { bookingStatusSchema, requestStatusSchema, rideStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
 export { NUL_MESSAGE };
-import { COMPENSATION_MAX_CENTS, toCents } from './money';
 
 /**
  * Marketplace contracts (spec sections 3, 5, 7), shared by the forms and the routes. Key order is the order in
  * which the first failing message is reported ('Validation Error' toast / 400 message).
  */
 
-/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
-
 /** Spec fallbacks (section 5) for a body that is not even an object. */
 export const INPUT_FALLBACK_MESSAGE = 'Please check your input';
 export const BOOKING_FALLBACK_MESSAGE = 'Invalid booking data';
 
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
 const requiredText = (max: number, required: string, tooLong: string) =>
   z.string({ error: required }).trim().min(1, required).max(max, tooLong).refine(noNul, NUL_MESSAGE);
 
@@ -189,7 +188,7 @@ export interface Page<T> {
 /** One event of Recent Activity: what happened, as data; the client puts it into words. */
 const activityEvent = <T extends string, F extends z.ZodRawShape>(type: T, fields: F) =>
   z.object({ id: z.string(), type: z.literal(type), at: z.string(), ...fields });
-export const activitySchema = z.discriminatedUnion('type', [
+const activitySchema = z.discriminatedUnion('type', [
   activityEvent('ride_posted', { origin: z.string(), destination: z.string() }),
   activityEvent('request_created', { title: z.string() }),
   /** Someone accepted my request. */

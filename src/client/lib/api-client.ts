@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
+const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
 
 export async function api<T>(
   path: string,

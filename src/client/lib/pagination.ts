@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { pageSchema, type Page } from '../../shared/marketplace';
 import { api } from './api-client';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 /** One keyset page of a list endpoint, checked against the shared contract so a drifted API fails loudly. */
 export async function fetchPage<T extends z.ZodType>(
@@ -19,7 +19,7 @@ export async function fetchPage<T extends z.ZodType>(
 }
 
 /** Shared infinite-query settings: the cursor of the last page is the next page's param; null ends the list. */
-export const cursorPaging = {
+const cursorPaging = {
   initialPageParam: null as string | null,
   getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
 };

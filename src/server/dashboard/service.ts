@@ -4,7 +4,7 @@ import type { Activity, Dashboard } from '../../shared/marketplace';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles, rides } from '../db/schema';
 
-export const ACTIVITY_LIMIT = 10;
+const ACTIVITY_LIMIT = 10;
 
 const driverProfile = aliasedTable(profiles, 'driver_profile');
 

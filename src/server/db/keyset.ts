@@ -15,7 +15,7 @@ export interface PageRequest {
 
 type RowOf<Q extends PgSelect> = Q['_']['result'][number];
 
-export interface KeysetListSpec<Q extends PgSelect, K extends z.ZodTuple> {
+interface KeysetListSpec<Q extends PgSelect, K extends z.ZodTuple> {
   /** The statements are named `${name}_first` and `${name}_after` (docs/decisions/008-api-throughput.md). */
   name: string;
   /** The select with its columns and joins (`.$dynamic()`), before any WHERE; called once per statement. */

@@ -4,7 +4,7 @@ import { errorBodySchema } from '../../shared/errors';
 
 // The shared envelope's own fields, in an object made after @hono/zod-openapi has added `.openapi` to zod (a zod 4
 // schema only gains methods added before it was built, and the shared module may load first).
-export const errorSchema = z.object(errorBodySchema.shape).openapi('Error');
+const errorSchema = z.object(errorBodySchema.shape).openapi('Error');
 
 const descriptions: Record<number, string> = {
   400: 'Invalid input',

@@ -2,7 +2,7 @@ import { deliveryRequestSchema, requestInputSchema } from '../../shared/marketpl
 import { listingRoutes } from '../http/listing-routes';
 import type { RequestService } from './service';
 
-export const REQUEST_NOT_FOUND = 'Request not found.';
+const REQUEST_NOT_FOUND = 'Request not found.';
 
 export function requestRoutes(service: RequestService) {
   return listingRoutes(

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
-export interface RequestFields {
+interface RequestFields {
   title: string;
   description: string;
   pickup_location: string;

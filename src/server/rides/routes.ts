@@ -2,7 +2,7 @@ import { rideInputSchema, rideSchema } from '../../shared/marketplace';
 import { listingRoutes } from '../http/listing-routes';
 import type { RideService } from './service';
 
-export const RIDE_NOT_FOUND = 'Ride not found.';
+const RIDE_NOT_FOUND = 'Ride not found.';
 
 export function rideRoutes(service: RideService) {
   return listingRoutes(

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides } from '../db/schema';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
-export interface RideFields {
+interface RideFields {
   origin: string;
   destination: string;
   departure_date: string;

@@ -19,7 +19,7 @@ import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { PAGE_PATHS } from '../../../shared/routes';
 
-export const DASHBOARD_LINKS = [
+const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
   { to: PAGE_PATHS.myRides, label: 'My Rides', icon: Car, end: false },
   { to: PAGE_PATHS.myRequests, label: 'My Requests', icon: Package, end: false },

@@ -4,7 +4,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { clsx } from 'clsx';
 import { PAGE_PATHS } from '../../../shared/routes';
 
-export const NAV_LINKS = [
+const NAV_LINKS = [
   { to: PAGE_PATHS.home, label: 'Home' },
   { to: PAGE_PATHS.howItWorks, label: 'How It Works' },
   { to: PAGE_PATHS.pricing, label: 'Pricing' },

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { PAGE_PATHS } from '../../../../shared/routes';
 
-export interface DashboardStats {
+interface DashboardStats {
   activeRides: number;
   openRequests: number;
   totalBookings: number;

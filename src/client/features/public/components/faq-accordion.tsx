@@ -12,7 +12,7 @@ interface Faq {
 }
 
 /** Spec section 2: eight questions, in this order. */
-export const FAQS: readonly Faq[] = [
+const FAQS: readonly Faq[] = [
   {
     id: 'how-it-works',
     question: 'How does RuralRoute work?',

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { clsx } from 'clsx';
 import { SIGN_UP_PATH } from '../../../../shared/routes';
 
-export interface Plan {
+interface Plan {
   name: string;
   price: string;
   period: string;
@@ -15,7 +15,7 @@ export interface Plan {
 }
 
 /** Spec section 1, plans and their contents. */
-export const PLANS: readonly Plan[] = [
+const PLANS: readonly Plan[] = [
   {
     name: 'Free',
     price: '$0',
