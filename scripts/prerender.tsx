@@ -7,8 +7,9 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '@/app/router';
+import { PAGE_PATHS } from '../src/shared/routes';
 
-export interface PrerenderedPage {
+interface PrerenderedPage {
   path: string;
   /** Source files of the page's lazy route modules: their chunks are preloaded by the HTML. */
   modules: string[];
@@ -19,14 +20,14 @@ const queryLayout = 'src/client/app/layouts/query-layout.tsx';
 
 /** Every public page that has the same content for everyone. (/auth depends on the session: not prerendered.) */
 export const PRERENDERED_PAGES: PrerenderedPage[] = [
-  { path: '/', modules: [route('home')] },
-  { path: '/how-it-works', modules: [route('how-it-works')] },
-  { path: '/pricing', modules: [route('pricing')] },
-  { path: '/about', modules: [route('about')] },
-  { path: '/faq', modules: [route('faq')] },
-  { path: '/contact', modules: [queryLayout, route('contact')] },
-  { path: '/privacy', modules: [route('privacy')] },
-  { path: '/terms', modules: [route('terms')] },
+  { path: PAGE_PATHS.home, modules: [route('home')] },
+  { path: PAGE_PATHS.howItWorks, modules: [route('how-it-works')] },
+  { path: PAGE_PATHS.pricing, modules: [route('pricing')] },
+  { path: PAGE_PATHS.about, modules: [route('about')] },
+  { path: PAGE_PATHS.faq, modules: [route('faq')] },
+  { path: PAGE_PATHS.contact, modules: [queryLayout, route('contact')] },
+  { path: PAGE_PATHS.privacy, modules: [route('privacy')] },
+  { path: PAGE_PATHS.terms, modules: [route('terms')] },
 ];
 
 /** The page's markup (for inside #root) and the <title>/<meta> tags React hoists, for the document's head. */

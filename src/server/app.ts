@@ -14,6 +14,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
+import type { ServerErrorBody } from '../shared/errors';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
@@ -130,7 +131,12 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
       env.TRUST_PROXY_HOPS,
     ),
   );
-  api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'RuralRoute API', version: '1.0.0' } });
+  // Paths are documented as the router sees them; the server entry puts them under /api for generated clients.
+  api.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'RuralRoute API', version: '1.0.0' },
+    servers: [{ url: '/api' }],
+  });
   api.get('/health', (c) => c.json({ ok: true }));
   app.route('/api', api);
   app.all('/api/*', () => {
@@ -143,12 +149,13 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   }
 
   app.onError((err, c) => {
+    // Every body here is the shared envelope (src/shared/errors.ts), which the OpenAPI document and client use too.
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json({ code: err.code, message: err.message }, err.status);
+      return c.json({ code: err.code, message: err.message } satisfies ServerErrorBody, err.status);
     }
     if (err instanceof HTTPException && err.status < 500) {
-      const body =
+      const body: ServerErrorBody =
         err.status === 415
           ? { code: 'unsupported_media_type', message: 'Send the request body as JSON.' }
           : /json/i.test(err.message)
@@ -159,10 +166,14 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
     if (isBadDataError(err)) {
       // A value the schemas let through but the database refused as data: still the caller's input, still a 400.
       console.warn(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: database refused input (${sqlState(err)})`);
-      return c.json({ code: 'validation_error', message: 'Please check your input' }, 400);
+      return c.json({ code: 'validation_error', message: 'Please check your input' } satisfies ServerErrorBody, 400);
     }
     console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
-    return c.json({ code: 'internal_error', message: 'Something went wrong on our side. Please try again.' }, 500);
+    const internal: ServerErrorBody = {
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Please try again.',
+    };
+    return c.json(internal, 500);
   });
   app.notFound((c) => c.json({ code: 'not_found', message: 'There is nothing at this address.' }, 404));
 

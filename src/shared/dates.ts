@@ -1,5 +1,5 @@
 /** Calendar dates travel as 'YYYY-MM-DD' strings; instants as ISO timestamps. */
-export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function isValidIsoDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;

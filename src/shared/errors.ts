@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Stable error codes returned by the API as `{ code, message }`.
  * The client branches on `code`; `message` is for people.
@@ -22,7 +24,16 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export interface ApiErrorBody {
-  code: ErrorCode | (string & {});
-  message: string;
+/**
+ * The one error envelope: what the error handler sends, what the OpenAPI document describes and what the client
+ * accepts as a server's refusal. `code` stays a plain string here, so a client keeps working when codes are added.
+ */
+export const errorBodySchema = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+});
+type ApiErrorBody = z.infer<typeof errorBodySchema>;
+/** What this server sends: the same envelope, with a code from ERROR_CODES. */
+export interface ServerErrorBody extends ApiErrorBody {
+  code: ErrorCode;
 }

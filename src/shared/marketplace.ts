@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
+import { COMPENSATION_MAX_CENTS, toCents } from './money';
+import { bookingStatusSchema, requestStatusSchema, rideStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
 export { NUL_MESSAGE };
-import { COMPENSATION_MAX_CENTS, toCents } from './money';
 
 /**
  * Marketplace contracts (spec sections 3, 5, 7), shared by the forms and the routes. Key order is the order in
  * which the first failing message is reported ('Validation Error' toast / 400 message).
  */
 
-/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
-
 /** Spec fallbacks (section 5) for a body that is not even an object. */
 export const INPUT_FALLBACK_MESSAGE = 'Please check your input';
 export const BOOKING_FALLBACK_MESSAGE = 'Invalid booking data';
 
+/** PostgreSQL text cannot hold U+0000; refusing it here keeps such input a clear 400 instead of a failed insert. */
 const requiredText = (max: number, required: string, tooLong: string) =>
   z.string({ error: required }).trim().min(1, required).max(max, tooLong).refine(noNul, NUL_MESSAGE);
 
@@ -109,9 +109,6 @@ export function requestInputSchema(today: () => string = earliestToday) {
 }
 export type RequestInput = z.input<ReturnType<typeof requestInputSchema>>;
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-
 /** Accept: only the request id is taken from the body; the driver is the session's user, the status 'pending'. */
 export const acceptRequestSchema = z.object({
   request_id: z.string({ error: 'Invalid request ID' }).uuid('Invalid request ID'),
@@ -141,7 +138,7 @@ export const rideSchema = z.object({
   departure_time: z.string().nullable(),
   available_space: z.string().nullable(),
   notes: z.string().nullable(),
-  status: z.string(),
+  status: rideStatusSchema,
   created_at: z.string(),
   /** The poster's full name (browse lists). */
   poster_name: z.string(),
@@ -158,7 +155,7 @@ export const deliveryRequestSchema = z.object({
   needed_by_date: z.string().nullable(),
   /** Decimal string with 2 places ("12.50"), or null. */
   compensation: z.string().nullable(),
-  status: z.string(),
+  status: requestStatusSchema,
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
@@ -170,7 +167,7 @@ export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 export const bookingSchema = z.object({
   id: z.string().uuid(),
   request_id: z.string().uuid().nullable(),
-  status: z.enum(BOOKING_STATUSES).or(z.string()),
+  status: bookingStatusSchema,
   created_at: z.string(),
   request: z.object({
     title: z.string(),
@@ -189,14 +186,17 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export const ACTIVITY_TYPES = ['ride_posted', 'request_created', 'request_accepted', 'booking_made'] as const;
-export const activitySchema = z.object({
-  id: z.string(),
-  type: z.enum(ACTIVITY_TYPES),
-  at: z.string(),
-  /** Human sentence, e.g. 'Sam Lee accepted your request "Feed from the co-op"'. */
-  text: z.string(),
-});
+/** One event of Recent Activity: what happened, as data; the client puts it into words. */
+const activityEvent = <T extends string, F extends z.ZodRawShape>(type: T, fields: F) =>
+  z.object({ id: z.string(), type: z.literal(type), at: z.string(), ...fields });
+const activitySchema = z.discriminatedUnion('type', [
+  activityEvent('ride_posted', { origin: z.string(), destination: z.string() }),
+  activityEvent('request_created', { title: z.string() }),
+  /** Someone accepted my request. */
+  activityEvent('request_accepted', { title: z.string(), driver_name: z.string() }),
+  /** I accepted someone's request. */
+  activityEvent('booking_made', { title: z.string(), requester_name: z.string() }),
+]);
 export type Activity = z.infer<typeof activitySchema>;
 
 export const dashboardSchema = z.object({

@@ -1,5 +1,4 @@
 /** Compensation is a decimal string with at most 2 places ("12.5", "0.99"), never a float. */
-export const MONEY_PATTERN = /^\d{1,5}(\.\d{1,2})?$/;
 export const COMPENSATION_MAX_CENTS = 1_000_000;
 
 export function toCents(amount: string): number {

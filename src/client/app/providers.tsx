@@ -1,6 +1,4 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { Toaster } from '@/components/ui/toaster';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
 import { toastError } from '@/lib/toast';
@@ -48,14 +46,3 @@ export function createQueryClient() {
  * signing in on /auth and landing on /dashboard keeps the session that was just loaded.
  */
 export const queryClient = createQueryClient();
-
-/** For component tests: a fresh cache and a toaster around `children`. */
-export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(createQueryClient);
-  return (
-    <QueryClientProvider client={client}>
-      {children}
-      <Toaster />
-    </QueryClientProvider>
-  );
-}

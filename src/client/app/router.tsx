@@ -1,4 +1,5 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { PAGE_PATHS } from '../../shared/routes';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './routes/route-error';
@@ -6,7 +7,7 @@ import { RouteError } from './routes/route-error';
 /** Pages that talk to the API get the query cache; the marketing pages do without it. */
 const withQueries = () => import('./layouts/query-layout');
 
-/** Each page is its own chunk: public pages never load the dashboard's code. */
+/** Each page is its own chunk: public pages never load the dashboard's code. Paths: src/shared/routes.ts. */
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
@@ -16,17 +17,17 @@ export const routes: RouteObject[] = [
         Component: PublicLayout,
         children: [
           { index: true, lazy: () => import('./routes/home') },
-          { path: 'how-it-works', lazy: () => import('./routes/how-it-works') },
-          { path: 'pricing', lazy: () => import('./routes/pricing') },
-          { path: 'about', lazy: () => import('./routes/about') },
-          { path: 'faq', lazy: () => import('./routes/faq') },
-          { path: 'privacy', lazy: () => import('./routes/privacy') },
-          { path: 'terms', lazy: () => import('./routes/terms') },
+          { path: PAGE_PATHS.howItWorks, lazy: () => import('./routes/how-it-works') },
+          { path: PAGE_PATHS.pricing, lazy: () => import('./routes/pricing') },
+          { path: PAGE_PATHS.about, lazy: () => import('./routes/about') },
+          { path: PAGE_PATHS.faq, lazy: () => import('./routes/faq') },
+          { path: PAGE_PATHS.privacy, lazy: () => import('./routes/privacy') },
+          { path: PAGE_PATHS.terms, lazy: () => import('./routes/terms') },
           {
             lazy: withQueries,
             children: [
-              { path: 'contact', lazy: () => import('./routes/contact') },
-              { path: 'auth', lazy: () => import('./routes/auth') },
+              { path: PAGE_PATHS.contact, lazy: () => import('./routes/contact') },
+              { path: PAGE_PATHS.auth, lazy: () => import('./routes/auth') },
             ],
           },
           { path: '*', lazy: () => import('./routes/not-found') },
@@ -36,15 +37,15 @@ export const routes: RouteObject[] = [
         lazy: withQueries,
         children: [
           {
-            path: 'dashboard',
+            path: PAGE_PATHS.dashboard,
             lazy: () => import('./layouts/dashboard-layout'),
             children: [
               { index: true, lazy: () => import('./routes/dashboard-home') },
-              { path: 'rides', lazy: () => import('./routes/dashboard-rides') },
-              { path: 'requests', lazy: () => import('./routes/dashboard-requests') },
-              { path: 'browse-rides', lazy: () => import('./routes/dashboard-browse-rides') },
-              { path: 'browse-requests', lazy: () => import('./routes/dashboard-browse-requests') },
-              { path: 'bookings', lazy: () => import('./routes/dashboard-bookings') },
+              { path: PAGE_PATHS.myRides, lazy: () => import('./routes/dashboard-rides') },
+              { path: PAGE_PATHS.myRequests, lazy: () => import('./routes/dashboard-requests') },
+              { path: PAGE_PATHS.browseRides, lazy: () => import('./routes/dashboard-browse-rides') },
+              { path: PAGE_PATHS.browseRequests, lazy: () => import('./routes/dashboard-browse-requests') },
+              { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
             ],
           },
         ],

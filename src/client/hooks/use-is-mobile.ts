@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /** Spec section 9: the mobile breakpoint is 768px width. */
-export const MOBILE_QUERY = '(max-width: 767.98px)';
+const MOBILE_QUERY = '(max-width: 767.98px)';
 
 function subscribe(onChange: () => void) {
   const mql = window.matchMedia(MOBILE_QUERY);

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../../shared/errors';
+import { errorBodySchema } from '../../shared/errors';
 
 /** An API failure as the UI sees it: the server's stable code and a message fit to show. */
 export class ApiError extends Error {
@@ -12,11 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
-
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  return !!value && typeof value === 'object' && typeof (value as ApiErrorBody).message === 'string';
-}
+const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
 
 export async function api<T>(
   path: string,
@@ -38,7 +34,8 @@ export async function api<T>(
   if (res.status === 204) return undefined as T;
   const body: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    if (isErrorBody(body)) throw new ApiError(res.status, body.code, body.message);
+    const refusal = errorBodySchema.safeParse(body);
+    if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }
   return body as T;

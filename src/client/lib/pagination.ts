@@ -1,8 +1,9 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { pageSchema, type Page } from '../../shared/marketplace';
 import { api } from './api-client';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 /** One keyset page of a list endpoint, checked against the shared contract so a drifted API fails loudly. */
 export async function fetchPage<T extends z.ZodType>(
@@ -18,7 +19,30 @@ export async function fetchPage<T extends z.ZodType>(
 }
 
 /** Shared infinite-query settings: the cursor of the last page is the next page's param; null ends the list. */
-export const cursorPaging = {
+const cursorPaging = {
   initialPageParam: null as string | null,
   getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
 };
+
+/** The hook of one list endpoint's infinite query; `errorToast` is the spec's 'Error' toast text when a load fails. */
+export function listQuery<T extends z.ZodType>({
+  path,
+  item,
+  queryKey,
+  errorToast,
+}: {
+  path: string;
+  item: T;
+  queryKey: readonly string[];
+  errorToast?: string;
+}) {
+  const options = infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal),
+    ...cursorPaging,
+    meta: errorToast ? { errorToast } : undefined,
+  });
+  return function useList() {
+    return useInfiniteQuery(options);
+  };
+}

@@ -24,7 +24,7 @@ export function renderWithProviders(ui: React.ReactElement) {
   };
 }
 
-export interface StubCall {
+interface StubCall {
   method: string;
   path: string;
   body: unknown;

@@ -1,11 +1,12 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
+import type { BookingStatus } from '../../shared/statuses';
 import { isUniqueViolation } from '../db/errors';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { AppError } from '../http/app-error';
-import { cursorInstant, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -29,7 +30,8 @@ function toBooking(row: BookingRow): Booking {
   return {
     id: row.id,
     request_id: row.requestId,
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as BookingStatus,
     created_at: row.createdAt.toISOString(),
     request: {
       title: row.title,
@@ -78,44 +80,35 @@ export function createBookingService(db: Db) {
     }
   }
 
-  /** Two prepared statements (first page / after a cursor); see the ride service. */
-  const mine = (cursor: boolean) =>
-    db
-      .select({
-        id: bookings.id,
-        requestId: bookings.requestId,
-        status: bookings.status,
-        createdAt: bookings.createdAt,
-        title: deliveryRequests.title,
-        pickupLocation: deliveryRequests.pickupLocation,
-        deliveryLocation: deliveryRequests.deliveryLocation,
-        requesterName: profiles.fullName,
-      })
-      .from(bookings)
-      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-      .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
-      .where(
-        and(
-          sql`${bookings.driverId} = ${sql.placeholder('driverId')}`,
-          cursor
-            ? sql`(${bookings.createdAt}, ${bookings.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(bookings.createdAt), desc(bookings.id))
-      .limit(sql.placeholder('limit'))
-      .prepare(`bookings_mine_${cursor ? 'after' : 'first'}`);
-  const mineFirst = mine(false);
-  const mineAfter = mine(true);
+  const mine = keysetList({
+    name: 'bookings_mine',
+    from: () =>
+      db
+        .select({
+          id: bookings.id,
+          requestId: bookings.requestId,
+          status: bookings.status,
+          createdAt: bookings.createdAt,
+          title: deliveryRequests.title,
+          pickupLocation: deliveryRequests.pickupLocation,
+          deliveryLocation: deliveryRequests.deliveryLocation,
+          requesterName: profiles.fullName,
+        })
+        .from(bookings)
+        .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+        .$dynamic(),
+    filter: sql`${bookings.driverId} = ${sql.placeholder('driverId')}`,
+    after: sql`(${bookings.createdAt}, ${bookings.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`,
+    orderBy: [desc(bookings.createdAt), desc(bookings.id)],
+    cursor: bookingCursor,
+    bind: ([at, id]) => ({ at, id }),
+    sortKey: (r) => [r.createdAt.toISOString(), r.id],
+  });
 
   /** Bookings where the user is the driver, newest first, with the request and its requester. */
-  async function listMine(driverId: string, page: { cursor?: string; limit: number }): Promise<Page<Booking>> {
-    const key = decodeCursor(page.cursor, bookingCursor);
-    const limit = page.limit + 1;
-    const rows = key
-      ? await mineAfter.execute({ driverId, limit, at: key[0], id: key[1] })
-      : await mineFirst.execute({ driverId, limit });
-    return toPage(rows, page.limit, toBooking, (r) => [r.createdAt.toISOString(), r.id]);
+  async function listMine(driverId: string, page: PageRequest): Promise<Page<Booking>> {
+    return mine({ driverId }, page, toBooking);
   }
 
   return { accept, listMine };

@@ -3,7 +3,7 @@ import type { ContactMessage, ContactReceipt } from '../../shared/contact';
 import type { Db } from '../db/client';
 import { contactMessages } from '../db/schema';
 
-export interface StoredContactMessage extends ContactMessage {
+interface StoredContactMessage extends ContactMessage {
   id: string;
   createdAt: Date;
 }

@@ -4,7 +4,7 @@ import type { Activity, Dashboard } from '../../shared/marketplace';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles, rides } from '../db/schema';
 
-export const ACTIVITY_LIMIT = 10;
+const ACTIVITY_LIMIT = 10;
 
 const driverProfile = aliasedTable(profiles, 'driver_profile');
 
@@ -77,10 +77,10 @@ export function createDashboardService(db: Db) {
         .limit(ACTIVITY_LIMIT),
     ]);
     const events: (Activity & { time: number })[] = [
-      ...posted.map((r) => event('ride_posted', r, `You posted a ride from ${r.origin} to ${r.destination}`)),
-      ...created.map((r) => event('request_created', r, `You created the request "${r.title}"`)),
-      ...acceptedMine.map((r) => event('request_accepted', r, `${r.who} accepted your request "${r.title}"`)),
-      ...made.map((r) => event('booking_made', r, `You accepted "${r.title}" for ${r.who}`)),
+      ...posted.map((r) => ({ ...event('ride_posted', r), origin: r.origin, destination: r.destination })),
+      ...created.map((r) => ({ ...event('request_created', r), title: r.title })),
+      ...acceptedMine.map((r) => ({ ...event('request_accepted', r), title: r.title, driver_name: r.who })),
+      ...made.map((r) => ({ ...event('booking_made', r), title: r.title, requester_name: r.who })),
     ];
     return events
       .sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1))
@@ -96,8 +96,8 @@ export function createDashboardService(db: Db) {
   return { load };
 }
 
-function event(type: Activity['type'], row: { id: string; at: Date }, text: string) {
-  return { id: `${type}:${row.id}`, type, at: row.at.toISOString(), text, time: row.at.getTime() };
+function event<T extends Activity['type']>(type: T, row: { id: string; at: Date }) {
+  return { id: `${type}:${row.id}`, type, at: row.at.toISOString(), time: row.at.getTime() };
 }
 
 export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { check, date, index, integer, pgTable, text, time, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CONTACT_LIMITS } from '../../shared/contact';
 import { LIMITS } from '../../shared/limits';
-import { BOOKING_STATUSES } from '../../shared/marketplace';
 import { COMPENSATION_MAX_CENTS } from '../../shared/money';
+import { BOOKING_STATUSES, REQUEST_STATUSES, RIDE_STATUSES } from '../../shared/statuses';
 
 export const users = pgTable(
   'users',
@@ -68,10 +68,6 @@ const lengthBetween = (column: unknown, max: number) =>
 const lengthAtMost = (column: unknown, max: number) => sql`char_length(${column}) <= ${sql.raw(String(max))}`;
 const oneOf = (column: unknown, values: readonly string[]) =>
   sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
-
-export const RIDE_STATUSES = ['active', 'cancelled', 'completed'] as const;
-/** 'deleted' is a soft delete: see docs/decisions/005-request-soft-delete.md. */
-export const REQUEST_STATUSES = ['open', 'closed', 'deleted'] as const;
 
 /**
  * Rides without a time sort after the timed rides of the same day: time '24:00' is a valid PostgreSQL time that

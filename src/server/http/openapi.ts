@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { ZodType } from 'zod';
+import { errorBodySchema } from '../../shared/errors';
 
-export const errorSchema = z.object({ code: z.string(), message: z.string() }).openapi('Error');
+// The shared envelope's own fields, in an object made after @hono/zod-openapi has added `.openapi` to zod (a zod 4
+// schema only gains methods added before it was built, and the shared module may load first).
+const errorSchema = z.object(errorBodySchema.shape).openapi('Error');
 
 const descriptions: Record<number, string> = {
   400: 'Invalid input',

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
+import type { ServerErrorBody } from '../../shared/errors';
 import type { AppEnv } from './types';
 
 /**
@@ -12,7 +13,7 @@ export function createRouter() {
       if (!result.success) {
         const error = result.error as ZodError;
         const message = error.issues[0]?.message ?? 'Please check your input';
-        return c.json({ code: 'validation_error', message }, 400);
+        return c.json({ code: 'validation_error', message } satisfies ServerErrorBody, 400);
       }
     },
   });

@@ -4,7 +4,7 @@ import { listingRoutes } from '../http/listing-routes';
 import type { AppEnv } from '../http/types';
 import type { RequestService } from './service';
 
-export const REQUEST_NOT_FOUND = 'Request not found.';
+const REQUEST_NOT_FOUND = 'Request not found.';
 
 export function requestRoutes(service: RequestService, throttle: MiddlewareHandler<AppEnv>) {
   return listingRoutes(

@@ -1,12 +1,13 @@
-import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, toCents } from '../../shared/money';
+import type { RequestStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
-import { cursorInstant, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
-export interface RequestFields {
+interface RequestFields {
   title: string;
   description: string;
   pickup_location: string;
@@ -55,7 +56,8 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     delivery_location: row.deliveryLocation,
     needed_by_date: row.neededByDate,
     compensation: row.compensationCents === null ? null : centsToDecimal(row.compensationCents),
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as RequestStatus,
     created_at: row.createdAt.toISOString(),
     requester_name: row.requesterName,
     is_own: row.userId === viewerId,
@@ -69,43 +71,46 @@ const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as co
 const beforeCursor = sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
 export function createRequestService(db: Db) {
-  /** Two prepared statements per list (first page / after a cursor); see the ride service. */
-  const list = (name: string, filter: SQL, withAcceptedByViewer = false) => {
-    // One probe of the unique (request_id, driver_id) index per row on the page.
-    const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')})`;
-    const query = (cursor: boolean) =>
-      db
-        .select(withAcceptedByViewer ? { ...columns, acceptedByMe } : columns)
-        .from(deliveryRequests)
-        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
-        .where(cursor ? and(filter, beforeCursor) : filter)
-        .orderBy(desc(deliveryRequests.createdAt), desc(deliveryRequests.id))
-        .limit(sql.placeholder('limit'))
-        .prepare(`${name}_${cursor ? 'after' : 'first'}`);
-    const first = query(false);
-    const after = query(true);
-    return (params: Record<string, unknown>, page: { cursor?: string; limit: number }) => {
-      const key = decodeCursor(page.cursor, requestCursor);
-      const limit = page.limit + 1;
-      return key ? after.execute({ ...params, limit, at: key[0], id: key[1] }) : first.execute({ ...params, limit });
-    };
+  const newestFirst = {
+    after: beforeCursor,
+    orderBy: [desc(deliveryRequests.createdAt), desc(deliveryRequests.id)],
+    cursor: requestCursor,
+    bind: ([at, id]: [string, string]) => ({ at, id }),
+    sortKey,
   };
   // Soft-deleted requests are gone for their owner too (docs/decisions/005-request-soft-delete.md).
-  const mine = list(
-    'requests_mine',
-    sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
-  );
-  const open = list('requests_browse', sql`${deliveryRequests.status} = 'open'`, true);
+  const mine = keysetList({
+    name: 'requests_mine',
+    from: () =>
+      db
+        .select(columns)
+        .from(deliveryRequests)
+        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+        .$dynamic(),
+    filter: sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
+    ...newestFirst,
+  });
+  // One probe of the unique (request_id, driver_id) index per row on the page.
+  const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')})`;
+  const open = keysetList({
+    name: 'requests_browse',
+    from: () =>
+      db
+        .select({ ...columns, acceptedByMe })
+        .from(deliveryRequests)
+        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+        .$dynamic(),
+    filter: sql`${deliveryRequests.status} = 'open'`,
+    ...newestFirst,
+  });
 
   /** My requests, newest first. */
-  async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
-    const rows = await mine({ userId }, page);
-    return toPage(rows, page.limit, (r) => toRequest(r, userId), sortKey);
+  async function listMine(userId: string, page: PageRequest): Promise<Page<DeliveryRequest>> {
+    return mine({ userId }, page, (r) => toRequest(r, userId));
   }
 
-  async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<DeliveryRequest>> {
-    const rows = await open({ viewerId }, page);
-    return toPage(rows, page.limit, (r) => toRequest(r, viewerId), sortKey);
+  async function browse(viewerId: string, page: PageRequest): Promise<Page<DeliveryRequest>> {
+    return open({ viewerId }, page, (r) => toRequest(r, viewerId));
   }
 
   async function create(user: { id: string; full_name: string }, input: RequestFields): Promise<DeliveryRequest> {

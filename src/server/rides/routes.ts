@@ -4,7 +4,7 @@ import { listingRoutes } from '../http/listing-routes';
 import type { AppEnv } from '../http/types';
 import type { RideService } from './service';
 
-export const RIDE_NOT_FOUND = 'Ride not found.';
+const RIDE_NOT_FOUND = 'Ride not found.';
 
 export function rideRoutes(service: RideService, throttle: MiddlewareHandler<AppEnv>) {
   return listingRoutes(

@@ -2,11 +2,12 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { earliestToday } from '../../shared/dates';
 import type { Page, Ride } from '../../shared/marketplace';
+import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides } from '../db/schema';
-import { cursorDate, cursorTime, cursorUuid, decodeCursor, toPage } from '../http/pagination';
+import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
-export interface RideFields {
+interface RideFields {
   origin: string;
   destination: string;
   departure_date: string;
@@ -54,7 +55,8 @@ function toRide(row: RideRow, viewerId: string): Ride {
     departure_time: row.departureTime ? row.departureTime.slice(0, 5) : null,
     available_space: row.availableSpace,
     notes: row.notes,
-    status: row.status,
+    // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
+    status: row.status as RideStatus,
     created_at: row.createdAt.toISOString(),
     poster_name: row.posterName,
     is_own: row.userId === viewerId,
@@ -67,46 +69,30 @@ const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:0
 const afterCursor = sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${sql.placeholder('date')}::date, ${sql.placeholder('time')}::time, ${sql.placeholder('id')}::uuid)`;
 
 export function createRideService(db: Db) {
-  /**
-   * Each list is two prepared statements (first page / after a cursor): built once, so a request spends no time
-   * assembling SQL, and PostgreSQL reuses the plan per connection. Status filters are literals so the planner
-   * always matches the partial index.
-   */
-  const list = (name: string, filter: SQL) => {
-    const query = (cursor: boolean) =>
-      db
-        .select(columns)
-        .from(rides)
-        .innerJoin(profiles, eq(profiles.userId, rides.userId))
-        .where(cursor ? and(filter, afterCursor) : filter)
-        .orderBy(asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id))
-        .limit(sql.placeholder('limit'))
-        .prepare(`${name}_${cursor ? 'after' : 'first'}`);
-    const first = query(false);
-    const after = query(true);
-    return (params: Record<string, unknown>, page: { cursor?: string; limit: number }) => {
-      const key = decodeCursor(page.cursor, rideCursor);
-      const limit = page.limit + 1;
-      return key
-        ? after.execute({ ...params, limit, date: key[0], time: key[1], id: key[2] })
-        : first.execute({ ...params, limit });
-    };
-  };
+  const list = (name: string, filter: SQL) =>
+    keysetList({
+      name,
+      from: () => db.select(columns).from(rides).innerJoin(profiles, eq(profiles.userId, rides.userId)).$dynamic(),
+      filter,
+      after: afterCursor,
+      orderBy: [asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id)],
+      cursor: rideCursor,
+      bind: ([date, time, id]) => ({ date, time, id }),
+      sortKey,
+    });
   const mine = list('rides_mine', sql`${rides.userId} = ${sql.placeholder('userId')}`);
   const active = list(
     'rides_browse',
     sql`${rides.status} = 'active' and ${rides.departureDate} >= ${sql.placeholder('today')}::date`,
   );
 
-  async function listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
-    const rows = await mine({ userId }, page);
-    return toPage(rows, page.limit, (r) => toRide(r, userId), sortKey);
+  async function listMine(userId: string, page: PageRequest): Promise<Page<Ride>> {
+    return mine({ userId }, page, (r) => toRide(r, userId));
   }
 
   /** Active rides departing today (anywhere on Earth) or later, soonest first. */
-  async function browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<Ride>> {
-    const rows = await active({ today: earliestToday() }, page);
-    return toPage(rows, page.limit, (r) => toRide(r, viewerId), sortKey);
+  async function browse(viewerId: string, page: PageRequest): Promise<Page<Ride>> {
+    return active({ today: earliestToday() }, page, (r) => toRide(r, viewerId));
   }
 
   async function create(user: { id: string; full_name: string }, input: RideFields): Promise<Ride> {

@@ -17,14 +17,15 @@ import {
 } from '@/components/ui/sidebar';
 import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
+import { PAGE_PATHS } from '../../../shared/routes';
 
-export const DASHBOARD_LINKS = [
-  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
-  { to: '/dashboard/rides', label: 'My Rides', icon: Car, end: false },
-  { to: '/dashboard/requests', label: 'My Requests', icon: Package, end: false },
-  { to: '/dashboard/browse-rides', label: 'Browse Rides', icon: Search, end: false },
-  { to: '/dashboard/browse-requests', label: 'Browse Requests', icon: ClipboardList, end: false },
-  { to: '/dashboard/bookings', label: 'My Bookings', icon: Truck, end: false },
+const DASHBOARD_LINKS = [
+  { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
+  { to: PAGE_PATHS.myRides, label: 'My Rides', icon: Car, end: false },
+  { to: PAGE_PATHS.myRequests, label: 'My Requests', icon: Package, end: false },
+  { to: PAGE_PATHS.browseRides, label: 'Browse Rides', icon: Search, end: false },
+  { to: PAGE_PATHS.browseRequests, label: 'Browse Requests', icon: ClipboardList, end: false },
+  { to: PAGE_PATHS.myBookings, label: 'My Bookings', icon: Truck, end: false },
 ] as const;
 
 function DashboardSidebar() {
@@ -87,7 +88,7 @@ export function Component() {
       </div>
     );
   }
-  if (!session.data.user) return <Navigate to="/auth" replace />;
+  if (!session.data.user) return <Navigate to={PAGE_PATHS.auth} replace />;
 
   return (
     <SidebarProvider>

@@ -2,37 +2,38 @@ import { Menu, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { clsx } from 'clsx';
+import { PAGE_PATHS } from '../../../shared/routes';
 
-export const NAV_LINKS = [
-  { to: '/', label: 'Home' },
-  { to: '/how-it-works', label: 'How It Works' },
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/about', label: 'About' },
-  { to: '/faq', label: 'FAQ' },
-  { to: '/contact', label: 'Contact' },
+const NAV_LINKS = [
+  { to: PAGE_PATHS.home, label: 'Home' },
+  { to: PAGE_PATHS.howItWorks, label: 'How It Works' },
+  { to: PAGE_PATHS.pricing, label: 'Pricing' },
+  { to: PAGE_PATHS.about, label: 'About' },
+  { to: PAGE_PATHS.faq, label: 'FAQ' },
+  { to: PAGE_PATHS.contact, label: 'Contact' },
 ] as const;
 
 const FOOTER_GROUPS = [
   {
     title: 'Product',
     links: [
-      { to: '/how-it-works', label: 'How It Works' },
-      { to: '/pricing', label: 'Pricing' },
-      { to: '/faq', label: 'FAQ' },
+      { to: PAGE_PATHS.howItWorks, label: 'How It Works' },
+      { to: PAGE_PATHS.pricing, label: 'Pricing' },
+      { to: PAGE_PATHS.faq, label: 'FAQ' },
     ],
   },
   {
     title: 'Company',
     links: [
-      { to: '/about', label: 'About' },
-      { to: '/contact', label: 'Contact' },
+      { to: PAGE_PATHS.about, label: 'About' },
+      { to: PAGE_PATHS.contact, label: 'Contact' },
     ],
   },
   {
     title: 'Legal',
     links: [
-      { to: '/privacy', label: 'Privacy Policy' },
-      { to: '/terms', label: 'Terms of Service' },
+      { to: PAGE_PATHS.privacy, label: 'Privacy Policy' },
+      { to: PAGE_PATHS.terms, label: 'Terms of Service' },
     ],
   },
 ] as const;
@@ -74,7 +75,7 @@ export function PublicLayout() {
       </a>
       <header className="sticky top-0 z-40 border-b bg-background">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
-          <Link to="/" className={clsx('rounded-md text-xl font-bold text-primary', focusRing)}>
+          <Link to={PAGE_PATHS.home} className={clsx('rounded-md text-xl font-bold text-primary', focusRing)}>
             RuralRoute
           </Link>
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
@@ -83,7 +84,7 @@ export function PublicLayout() {
                 {l.label}
               </NavLink>
             ))}
-            <Link to="/auth" className={getStartedClass('bar')}>
+            <Link to={PAGE_PATHS.auth} className={getStartedClass('bar')}>
               Get Started
             </Link>
           </nav>
@@ -119,7 +120,7 @@ export function PublicLayout() {
                 </li>
               ))}
               <li>
-                <Link to="/auth" className={getStartedClass('menu')}>
+                <Link to={PAGE_PATHS.auth} className={getStartedClass('menu')}>
                   Get Started
                 </Link>
               </li>

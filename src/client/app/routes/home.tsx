@@ -3,6 +3,7 @@ import { FeatureGrid, type Feature } from '@/features/public/components/feature-
 import { PageMeta } from '@/features/public/components/page-meta';
 import { CtaLink, Section, SignUpBand } from '@/features/public/components/page-sections';
 import { StepList } from '@/features/public/components/steps';
+import { PAGE_PATHS, SIGN_UP_PATH } from '../../../shared/routes';
 
 const BENEFITS: readonly Feature[] = [
   {
@@ -42,8 +43,8 @@ export function Component() {
             neighbours get groceries, pharmacy pickups and parcels carried along the way.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-            <CtaLink to="/auth?tab=signup">Get Started</CtaLink>
-            <CtaLink to="/how-it-works" variant="outline">
+            <CtaLink to={SIGN_UP_PATH}>Get Started</CtaLink>
+            <CtaLink to={PAGE_PATHS.howItWorks} variant="outline">
               See How It Works
             </CtaLink>
           </div>

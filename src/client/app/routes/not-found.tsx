@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
+import { PAGE_PATHS } from '../../../shared/routes';
 
 export function Component() {
   const { pathname } = useLocation();
@@ -11,7 +12,7 @@ export function Component() {
       <title>Page not found — RuralRoute</title>
       <h1 className="text-4xl font-bold">404</h1>
       <p className="text-xl text-muted-foreground">Oops! Page not found</p>
-      <Link to="/" className="text-lg font-medium text-primary underline underline-offset-4">
+      <Link to={PAGE_PATHS.home} className="text-lg font-medium text-primary underline underline-offset-4">
         Return to Home
       </Link>
     </div>

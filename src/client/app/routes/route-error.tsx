@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { PAGE_PATHS } from '../../../shared/routes';
 
 /** Shown when a page fails to load (e.g. its code could not be fetched on a weak connection). */
 export function RouteError() {
@@ -12,7 +13,7 @@ export function RouteError() {
         <button type="button" className="font-medium text-primary underline" onClick={() => window.location.reload()}>
           Reload the page
         </button>
-        <Link to="/" className="font-medium text-primary underline">
+        <Link to={PAGE_PATHS.home} className="font-medium text-primary underline">
           Return to Home
         </Link>
       </div>

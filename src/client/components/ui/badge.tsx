@@ -3,7 +3,7 @@ import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
 /** Tones pair a light background with a 900-shade text: every pair is above 7:1 contrast (WCAG AA needs 4.5:1). */
-export const badgeVariants = cva(
+const badgeVariants = cva(
   'inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap',
   {
     variants: {

@@ -5,9 +5,9 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/
 import { useIsMobile } from '@/hooks/use-is-mobile';
 import { cn } from '@/lib/utils';
 
-export const SIDEBAR_COOKIE = 'sidebar_state';
+const SIDEBAR_COOKIE = 'sidebar_state';
 /** Spec section 9: the collapsed state is remembered for 7 days. */
-export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
+const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 const SIDEBAR_SHORTCUT = 'b';
 
 interface SidebarContextValue {

@@ -1,18 +1,15 @@
-import { Badge, type BadgeProps } from '@/components/ui/badge';
-import { capitalize } from '@/lib/format';
+import { bookingStatusSchema, type BookingStatus } from '../../../../shared/statuses';
+import { StatusBadge, type BadgeTone } from '@/components/status-badge';
 
 /** Spec section 4: pending yellow, confirmed blue, completed green, cancelled red, any other grey. */
-const TONES: Record<string, NonNullable<BadgeProps['tone']>> = {
+const TONES: Record<BookingStatus, BadgeTone> = {
   pending: 'yellow',
   confirmed: 'blue',
   completed: 'green',
   cancelled: 'red',
 };
 
-export function bookingStatusTone(status: string): NonNullable<BadgeProps['tone']> {
-  return Object.hasOwn(TONES, status) ? TONES[status]! : 'neutral';
-}
-
 export function BookingStatusBadge({ status }: { status: string }) {
-  return <Badge tone={bookingStatusTone(status)}>{capitalize(status)}</Badge>;
+  const known = bookingStatusSchema.safeParse(status);
+  return <StatusBadge status={status} tone={known.success ? TONES[known.data] : 'neutral'} />;
 }

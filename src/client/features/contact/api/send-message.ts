@@ -3,7 +3,7 @@ import { CONTACT_TOASTS, type ContactMessageInput, type ContactReceipt } from '.
 import { api } from '@/lib/api-client';
 import { toastApiError, toastSuccess } from '@/lib/toast';
 
-export function sendContactMessage(input: ContactMessageInput) {
+function sendContactMessage(input: ContactMessageInput) {
   return api<ContactReceipt>('/contact', { method: 'POST', body: input });
 }
 

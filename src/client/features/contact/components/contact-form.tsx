@@ -1,9 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { CONTACT_LIMITS, contactMessageSchema, type ContactMessageInput } from '../../../../shared/contact';
-import { Field, fieldAria } from '@/components/form/field';
+import { InputField, TextareaField } from '@/components/form/input-field';
 import { Button } from '@/components/ui/button';
-import { Input, Textarea } from '@/components/ui/input';
 import { toastFirstError } from '@/lib/form-errors';
 import { useSendContactMessage } from '../api/send-message';
 
@@ -28,43 +27,44 @@ export function ContactForm() {
       )}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="contact-name" label="Name" error={errors.name?.message}>
-          <Input
-            {...fieldAria('contact-name', errors.name?.message)}
-            autoComplete="name"
-            maxLength={CONTACT_LIMITS.nameMax}
-            required
-            {...form.register('name')}
-          />
-        </Field>
-        <Field id="contact-email" label="Email" error={errors.email?.message}>
-          <Input
-            {...fieldAria('contact-email', errors.email?.message)}
-            type="email"
-            autoComplete="email"
-            maxLength={CONTACT_LIMITS.emailMax}
-            required
-            {...form.register('email')}
-          />
-        </Field>
+        <InputField
+          id="contact-name"
+          label="Name"
+          error={errors.name?.message}
+          autoComplete="name"
+          maxLength={CONTACT_LIMITS.nameMax}
+          required
+          {...form.register('name')}
+        />
+        <InputField
+          id="contact-email"
+          label="Email"
+          error={errors.email?.message}
+          type="email"
+          autoComplete="email"
+          maxLength={CONTACT_LIMITS.emailMax}
+          required
+          {...form.register('email')}
+        />
       </div>
-      <Field id="contact-subject" label="Subject" error={errors.subject?.message}>
-        <Input
-          {...fieldAria('contact-subject', errors.subject?.message)}
-          maxLength={CONTACT_LIMITS.subjectMax}
-          required
-          {...form.register('subject')}
-        />
-      </Field>
-      <Field id="contact-message" label="Message" error={errors.message?.message} hint={MESSAGE_HINT}>
-        <Textarea
-          {...fieldAria('contact-message', errors.message?.message, MESSAGE_HINT)}
-          rows={6}
-          maxLength={CONTACT_LIMITS.messageMax}
-          required
-          {...form.register('message')}
-        />
-      </Field>
+      <InputField
+        id="contact-subject"
+        label="Subject"
+        error={errors.subject?.message}
+        maxLength={CONTACT_LIMITS.subjectMax}
+        required
+        {...form.register('subject')}
+      />
+      <TextareaField
+        id="contact-message"
+        label="Message"
+        error={errors.message?.message}
+        hint={MESSAGE_HINT}
+        rows={6}
+        maxLength={CONTACT_LIMITS.messageMax}
+        required
+        {...form.register('message')}
+      />
       <Button type="submit" className="w-full sm:w-auto" disabled={send.isPending}>
         {send.isPending ? 'Sending...' : 'Send Message'}
       </Button>

@@ -4,11 +4,11 @@ import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 /** GET /dashboard: the four counts and the latest activity of the signed-in user. */
-export async function fetchDashboard(signal?: AbortSignal) {
+async function fetchDashboard(signal?: AbortSignal) {
   return dashboardSchema.parse(await api<unknown>('/dashboard', { signal }));
 }
 
-export const dashboardQueryOptions = queryOptions({
+const dashboardQueryOptions = queryOptions({
   queryKey: queryKeys.dashboard,
   queryFn: ({ signal }) => fetchDashboard(signal),
 });

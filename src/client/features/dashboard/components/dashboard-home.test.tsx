@@ -19,13 +19,15 @@ describe('Dashboard index', () => {
               id: 'a1',
               type: 'request_accepted',
               at: '2026-05-01T10:00:00Z',
-              text: 'Sam Lee accepted your request "Feed"',
+              title: 'Feed',
+              driver_name: 'Sam Lee',
             },
             {
               id: 'a2',
               type: 'ride_posted',
               at: '2026-04-30T10:00:00Z',
-              text: 'You posted a ride Oakville → Millbrook',
+              origin: 'Oakville',
+              destination: 'Millbrook',
             },
           ],
         },
@@ -39,6 +41,7 @@ describe('Dashboard index', () => {
     const activity = within(screen.getByRole('list', { name: 'Recent activity' }));
     expect(activity.getAllByRole('listitem')).toHaveLength(2);
     expect(activity.getByText('Sam Lee accepted your request "Feed"')).toBeVisible();
+    expect(activity.getByText('You posted a ride from Oakville to Millbrook')).toBeVisible();
     expect(screen.queryByText(EMPTY_TEXT)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Post a New Ride' })).toHaveAttribute('href', '/dashboard/rides');
     expect(screen.getByRole('link', { name: 'Create a Delivery Request' })).toHaveAttribute(

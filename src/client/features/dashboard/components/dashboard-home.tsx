@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { formatInstant } from '@/lib/format';
 import { useDashboard } from '../api/dashboard';
+import { activityText } from './activity-text';
 import { DashboardOverview } from './dashboard-overview';
 
 const ICONS = { ride_posted: Car, request_created: Package, request_accepted: CheckCircle2, booking_made: Truck };
@@ -19,7 +20,7 @@ function ActivityList({ items }: { items: Activity[] }) {
           <li key={item.id} className="flex items-start gap-3">
             <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-primary" />
             <div className="min-w-0">
-              <p className="break-words">{item.text}</p>
+              <p className="break-words">{activityText(item)}</p>
               <time dateTime={item.at} className="text-sm text-muted-foreground">
                 {formatInstant(item.at)}
               </time>

@@ -3,8 +3,9 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { PAGE_PATHS } from '../../../../shared/routes';
 
-export interface DashboardStats {
+interface DashboardStats {
   activeRides: number;
   openRequests: number;
   totalBookings: number;
@@ -12,10 +13,10 @@ export interface DashboardStats {
 }
 
 const STAT_CARDS = [
-  { key: 'activeRides', label: 'Active Rides', to: '/dashboard/rides' },
-  { key: 'openRequests', label: 'Open Requests', to: '/dashboard/requests' },
-  { key: 'totalBookings', label: 'Total Bookings', to: '/dashboard/bookings' },
-  { key: 'completed', label: 'Completed', to: '/dashboard' },
+  { key: 'activeRides', label: 'Active Rides', to: PAGE_PATHS.myRides },
+  { key: 'openRequests', label: 'Open Requests', to: PAGE_PATHS.myRequests },
+  { key: 'totalBookings', label: 'Total Bookings', to: PAGE_PATHS.myBookings },
+  { key: 'completed', label: 'Completed', to: PAGE_PATHS.dashboard },
 ] as const;
 
 /**
@@ -63,10 +64,10 @@ export function DashboardOverview({
           </CardHeader>
           <CardContent className="flex flex-col gap-3">
             <Button asChild>
-              <Link to="/dashboard/rides">Post a New Ride</Link>
+              <Link to={PAGE_PATHS.myRides}>Post a New Ride</Link>
             </Button>
             <Button asChild variant="outline">
-              <Link to="/dashboard/requests">Create a Delivery Request</Link>
+              <Link to={PAGE_PATHS.myRequests}>Create a Delivery Request</Link>
             </Button>
           </CardContent>
         </Card>

@@ -3,6 +3,7 @@ import { Accordion } from 'radix-ui';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { PROHIBITED_ITEMS } from '../prohibited-items';
+import { PAGE_PATHS, SIGN_UP_PATH } from '../../../../shared/routes';
 
 interface Faq {
   id: string;
@@ -11,7 +12,7 @@ interface Faq {
 }
 
 /** Spec section 2: eight questions, in this order. */
-export const FAQS: readonly Faq[] = [
+const FAQS: readonly Faq[] = [
   {
     id: 'how-it-works',
     question: 'How does RuralRoute work?',
@@ -20,7 +21,7 @@ export const FAQS: readonly Faq[] = [
         Drivers post the routes they already travel, and neighbours post requests for items to be carried, from
         groceries and parcels to store, pharmacy or restaurant pickups. A driver accepts a request that fits their
         route, you agree on timing and a meet-up point, hand the item over, and rate each other afterwards. See{' '}
-        <Link to="/how-it-works" className="font-medium text-primary underline underline-offset-4">
+        <Link to={PAGE_PATHS.howItWorks} className="font-medium text-primary underline underline-offset-4">
           how RuralRoute works, step by step
         </Link>
         .
@@ -35,7 +36,7 @@ export const FAQS: readonly Faq[] = [
         Creating an account, posting rides and requests and browsing are free on the Free plan. Plus ($4.99 per month)
         and Community ($49.99 per year) add extras such as priority listing and charge no service fees. The compensation
         for a delivery is set by the person who posts the request. Compare the plans on our{' '}
-        <Link to="/pricing" className="font-medium text-primary underline underline-offset-4">
+        <Link to={PAGE_PATHS.pricing} className="font-medium text-primary underline underline-offset-4">
           pricing page
         </Link>
         .
@@ -107,7 +108,7 @@ export const FAQS: readonly Faq[] = [
       <p>
         Any member aged 18 or older can drive. Create a free account, post the routes you already travel, and browse
         open delivery requests to accept the ones on your way.{' '}
-        <Link to="/auth?tab=signup" className="font-medium text-primary underline underline-offset-4">
+        <Link to={SIGN_UP_PATH} className="font-medium text-primary underline underline-offset-4">
           Create your account
         </Link>{' '}
         to get started.

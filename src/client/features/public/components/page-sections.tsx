@@ -1,6 +1,7 @@
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
+import { SIGN_UP_PATH } from '../../../../shared/routes';
 
 /** The opening of a public page: its one <h1> and a short lead. */
 export function PageHero({ title, lead, children }: { title: string; lead: string; children?: React.ReactNode }) {
@@ -82,7 +83,7 @@ export function SignUpBand({ title, text, action }: { title: string; text: strin
         </h2>
         <p className="mt-3 text-lg text-primary-foreground">{text}</p>
         <Link
-          to="/auth?tab=signup"
+          to={SIGN_UP_PATH}
           className="mt-8 inline-flex h-12 items-center justify-center rounded-md bg-background px-6 text-base font-medium text-primary hover:bg-secondary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary-foreground focus-visible:ring-offset-2 focus-visible:ring-offset-primary"
         >
           {action}

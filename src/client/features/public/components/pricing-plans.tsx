@@ -1,8 +1,9 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
+import { SIGN_UP_PATH } from '../../../../shared/routes';
 
-export interface Plan {
+interface Plan {
   name: string;
   price: string;
   period: string;
@@ -14,7 +15,7 @@ export interface Plan {
 }
 
 /** Spec section 1, plans and their contents. */
-export const PLANS: readonly Plan[] = [
+const PLANS: readonly Plan[] = [
   {
     name: 'Free',
     price: '$0',
@@ -87,7 +88,7 @@ export function PricingPlans() {
               ))}
             </ul>
             <Link
-              to="/auth?tab=signup"
+              to={SIGN_UP_PATH}
               className={clsx(
                 'mt-8 inline-flex h-11 items-center justify-center rounded-md px-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
                 plan.highlighted

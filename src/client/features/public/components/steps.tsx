@@ -1,6 +1,6 @@
 import { Handshake, MapPin, Package, Star, type LucideIcon } from 'lucide-react';
 
-export interface Step {
+interface Step {
   title: string;
   text: string;
   detail: string;
@@ -8,7 +8,7 @@ export interface Step {
 }
 
 /** Spec section 2: the four steps, in order. */
-export const STEPS: readonly Step[] = [
+const STEPS: readonly Step[] = [
   {
     title: 'Post Your Route',
     text: 'Drivers share trips they already make. Need something carried? Post a delivery request.',

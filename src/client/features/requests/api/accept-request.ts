@@ -6,7 +6,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
 /** POST /bookings: accept a request as its driver (the driver is the session's user). */
-export function acceptRequest(requestId: string) {
+function acceptRequest(requestId: string) {
   return api<Booking>('/bookings', { method: 'POST', body: { request_id: requestId } });
 }
 

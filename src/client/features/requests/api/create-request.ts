@@ -1,29 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { DeliveryRequest, requestInputSchema } from '../../../../shared/marketplace';
-import { api } from '@/lib/api-client';
-import { toastMutationError } from '@/lib/mutation-errors';
+import { useCreateItem } from '@/lib/item-mutations';
 import { queryKeys } from '@/lib/query-keys';
-import { toastSuccess } from '@/lib/toast';
 
-export type RequestValues = z.output<ReturnType<typeof requestInputSchema>>;
+type RequestValues = z.output<ReturnType<typeof requestInputSchema>>;
 
 /** POST /requests */
-export function createRequest(input: RequestValues) {
-  return api<DeliveryRequest>('/requests', { method: 'POST', body: input });
-}
-
 export function useCreateRequest() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createRequest,
-    onSuccess: () => {
-      toastSuccess('Request created successfully');
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.requests }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
-      ]);
-    },
-    onError: toastMutationError,
+  return useCreateItem<RequestValues, DeliveryRequest>({
+    path: '/requests',
+    created: 'Request created successfully',
+    refreshes: [queryKeys.requests, queryKeys.dashboard],
   });
 }

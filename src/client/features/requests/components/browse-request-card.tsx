@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
+import { PAGE_PATHS } from '../../../../shared/routes';
 
 export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
   const accept = useAcceptRequest();
@@ -26,7 +27,7 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
         ) : request.accepted_by_me ? (
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <Badge tone="blue">You accepted this</Badge>
-            <Link to="/dashboard/bookings" className="font-medium text-primary underline underline-offset-4">
+            <Link to={PAGE_PATHS.myBookings} className="font-medium text-primary underline underline-offset-4">
               See My Bookings
             </Link>
           </p>

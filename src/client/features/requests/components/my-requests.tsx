@@ -1,20 +1,18 @@
-import { PageWithForm } from '@/components/page-with-form';
-import { PaginatedList } from '@/components/paginated-list';
+import { ListPage } from '@/components/list-page';
 import { useMyRequests } from '../api/my-requests';
 import { MyRequestCard } from './my-request-card';
 import { RequestForm } from './request-form';
 
 /** Spec '/dashboard/requests' ('My Requests'). */
 export function MyRequests() {
-  const requests = useMyRequests();
   return (
-    <PageWithForm title="My Requests" toggleLabel="Create Request" formId="create-request-form" form={RequestForm}>
-      <PaginatedList
-        query={requests}
-        what="your requests"
-        empty='No requests yet. Click "Create Request" to get started!'
-        renderItem={(request) => <MyRequestCard request={request} />}
-      />
-    </PageWithForm>
+    <ListPage
+      title="My Requests"
+      create={{ toggleLabel: 'Create Request', formId: 'create-request-form', form: RequestForm }}
+      query={useMyRequests()}
+      what="your requests"
+      empty='No requests yet. Click "Create Request" to get started!'
+      renderItem={(request) => <MyRequestCard request={request} />}
+    />
   );
 }

@@ -1,0 +1,89 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import type * as React from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormCard } from '@/components/form/form-card';
+import { InputField, TextareaField } from '@/components/form/input-field';
+import { toastFirstError } from '@/lib/form-errors';
+
+/** One control of the form: its field name, the props of its input (or textarea), and where it sits. */
+export interface FormFieldSpec<Name extends string> extends Omit<React.ComponentProps<'input'>, 'name' | 'id'> {
+  name: Name;
+  id: string;
+  label: string;
+  hint?: string;
+  wide?: boolean;
+  multiline?: boolean;
+}
+
+/**
+ * A page's create form in a card, validated by the shared schema. `fields` come in the schema's order: the first
+ * is focused on open, the first failing rule is the 'Validation Error' toast, and every field starts empty. On
+ * success the form is emptied and closed; on failure it keeps what the user typed.
+ */
+export function SchemaFormCard<Input extends FieldValues, Output>({
+  id,
+  title,
+  schema,
+  fields,
+  mutation,
+  submitLabel,
+  busyLabel,
+  onDone,
+}: {
+  id: string;
+  title: string;
+  schema: z.ZodType<Output, Input>;
+  fields: NoInfer<readonly [FormFieldSpec<keyof Input & string>, ...FormFieldSpec<keyof Input & string>[]]>;
+  /** A TanStack mutation. */
+  mutation: { mutate(values: Output, options: { onSuccess: () => void }): void; isPending: boolean };
+  submitLabel: string;
+  busyLabel: string;
+  onDone: () => void;
+}) {
+  const [empty] = useState(() => Object.fromEntries(fields.map((f) => [f.name, ''])) as Input);
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues: empty as DefaultValues<Input>,
+  });
+  const { setFocus } = form;
+  const first = fields[0].name as Path<Input>;
+  const order = fields.map((f) => f.name);
+
+  useEffect(() => setFocus(first), [setFocus, first]);
+
+  const submit = form.handleSubmit(
+    (values) =>
+      mutation.mutate(values, {
+        onSuccess: () => {
+          form.reset(empty);
+          onDone();
+        },
+      }),
+    (errs) => toastFirstError(errs, order),
+  );
+
+  return (
+    <FormCard
+      id={id}
+      title={title}
+      onSubmit={submit}
+      busy={mutation.isPending}
+      submitLabel={submitLabel}
+      busyLabel={busyLabel}
+      onCancel={onDone}
+    >
+      {fields.map(({ name, multiline, ...field }) => {
+        const message = form.formState.errors[name]?.message;
+        const error = typeof message === 'string' ? message : undefined;
+        const control = { ...field, error, ...form.register(name as Path<Input>) };
+        return multiline ? (
+          <TextareaField key={name} {...(control as React.ComponentProps<typeof TextareaField>)} />
+        ) : (
+          <InputField key={name} {...control} />
+        );
+      })}
+    </FormCard>
+  );
+}

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '@/test/render';
+import { api, ApiError } from './api-client';
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function failure(body: unknown, status = 409): Promise<ApiError> {
+  stubApi({ 'GET /thing': () => ({ status, body }) });
+  const err = await api('/thing').catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+}
+
+describe('api client errors', () => {
+  it("keeps the server's code and message when the body is the shared error envelope", async () => {
+    const err = await failure({ code: 'already_accepted', message: "You've already accepted this request" });
+    expect([err.status, err.code, err.message]).toEqual([
+      409,
+      'already_accepted',
+      "You've already accepted this request",
+    ]);
+  });
+
+  it.each([
+    ['a message without a code', { message: 'half an envelope' }],
+    ['a code that is not a string', { code: 7, message: 'odd' }],
+    ['no JSON object at all', ['code', 'message']],
+  ])('treats %s as an unexpected response, never as the server speaking', async (_what, body) => {
+    const err = await failure(body, 502);
+    expect([err.status, err.code]).toEqual([502, 'unexpected_response']);
+    expect(err.message).toBe('Something went wrong on our side. Please try again.');
+  });
+});
