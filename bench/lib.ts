@@ -13,8 +13,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts a server entry (by default `src/server/main.ts`, as `npm start` runs it) in its own process and resolves
- * once /api/health answers, with the elapsed ms. `inheritStderr` passes its diagnostics through to the bench's output.
+ * Starts a server entry in its own process and resolves once /api/health answers, with the elapsed ms. By default the
+ * compiled `dist/server/main.js`, as `npm start` runs it (the bench scripts build it first); a `.ts` script runs
+ * through tsx. `inheritStderr` passes its diagnostics through to the bench's output.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -23,9 +24,10 @@ export async function startServer(
   const timeoutMs = opts.timeoutMs ?? 120_000;
   const port = Number(env.PORT ?? (await freePort()));
   const started = performance.now();
+  const script = opts.script ?? 'dist/server/main.js';
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.script ?? 'src/server/main.ts'],
+    [...(opts.nodeArgs ?? []), ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script],
     {
       env: { ...process.env, ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', opts.inheritStderr ? 'inherit' : 'pipe'],

@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { getTableName, isTable } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import journal from './migrations/meta/_journal.json';
+import * as schema from './schema';
 
 const serverUrl = process.env.DATABASE_URL;
-const EXPECTED_TABLES = ['bookings', 'contact_messages', 'delivery_requests', 'profiles', 'rides', 'sessions', 'users'];
+/** Every table the drizzle schema declares: the migrations must create exactly these. */
+const EXPECTED_TABLES = Object.values(schema)
+  .filter(isTable)
+  .map((table) => getTableName(table))
+  .sort();
 
 async function admin<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
