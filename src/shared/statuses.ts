@@ -5,9 +5,13 @@ import { z } from 'zod';
  * constraints and the client's badges all read them from here.
  */
 export const rideStatusSchema = z.enum(['active', 'cancelled', 'completed']);
-/** 'deleted' is a soft delete (docs/decisions/005-request-soft-delete.md); such requests are never listed. */
-export const requestStatusSchema = z.enum(['open', 'closed', 'deleted']);
-export const bookingStatusSchema = z.enum(['pending', 'confirmed', 'completed', 'cancelled']);
+/**
+ * open -> matched (a booking confirmed) -> completed; matched -> open again when that booking is cancelled.
+ * 'deleted' is a soft delete (docs/decisions/005-request-soft-delete.md); such requests are never listed.
+ * The lifecycle is in src/shared/lifecycle.ts.
+ */
+export const requestStatusSchema = z.enum(['open', 'matched', 'completed', 'deleted']);
+export const bookingStatusSchema = z.enum(['pending', 'confirmed', 'completed', 'declined', 'cancelled']);
 
 export type RideStatus = z.infer<typeof rideStatusSchema>;
 export type RequestStatus = z.infer<typeof requestStatusSchema>;

@@ -87,7 +87,7 @@ describe('POST /bookings (accept)', () => {
     const owner = await signUpAndIn();
     const driver = await signUpAndIn();
     const req = await openRequest(owner.token);
-    await ctx.database.db.update(deliveryRequests).set({ status: 'closed' }).where(eq(deliveryRequests.id, req.id));
+    await ctx.database.db.update(deliveryRequests).set({ status: 'matched' }).where(eq(deliveryRequests.id, req.id));
     const before = await countRows(ctx.database.db, bookings);
     for (const id of [req.id, crypto.randomUUID()]) {
       const res = await call('POST', '/bookings', { cookie: driver.token, body: { request_id: id } });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { getTableName, isTable } from 'drizzle-orm';
+import { getTableName, isTable, type Table } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import journal from './migrations/meta/_journal.json';
@@ -8,8 +8,8 @@ import * as schema from './schema';
 
 const serverUrl = process.env.DATABASE_URL;
 /** Every table the drizzle schema declares: the migrations must create exactly these. */
-const EXPECTED_TABLES = Object.values(schema)
-  .filter(isTable)
+const EXPECTED_TABLES = (Object.values(schema) as unknown[])
+  .filter((value): value is Table => isTable(value))
   .map((table) => getTableName(table))
   .sort();
 

@@ -21,7 +21,7 @@ describe('POST /requests', () => {
     const b = await signUpAndIn();
     const res = await call<DeliveryRequest>('POST', '/requests', {
       cookie: a.token,
-      body: requestBody({ title: '  Feed  ', user_id: b.user.id, status: 'closed' }),
+      body: requestBody({ title: '  Feed  ', user_id: b.user.id, status: 'matched' }),
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -118,7 +118,7 @@ describe('GET /requests/mine and /requests/browse', () => {
     });
     await ctx.database.db
       .update(deliveryRequests)
-      .set({ status: 'closed' })
+      .set({ status: 'matched' })
       .where(eq(deliveryRequests.id, closed.body.id));
     await tick();
     await call('POST', '/requests', { cookie: a.token, body: requestBody({ title: 'ann open' }) });

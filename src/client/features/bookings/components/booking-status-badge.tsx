@@ -1,12 +1,13 @@
 import { bookingStatusSchema, type BookingStatus } from '../../../../shared/statuses';
 import { StatusBadge, type BadgeTone } from '@/components/status-badge';
 
-/** Spec section 4: pending yellow, confirmed blue, completed green, cancelled red, any other grey. */
+/** Spec section 4: pending yellow, confirmed blue, completed green, cancelled red; declined and any other grey. */
 const TONES: Record<BookingStatus, BadgeTone> = {
   pending: 'yellow',
   confirmed: 'blue',
   completed: 'green',
   cancelled: 'red',
+  declined: 'neutral',
 };
 
 export function BookingStatusBadge({ status }: { status: string }) {
