@@ -4,6 +4,7 @@ import { pgNotify, type Notifications } from '../db/notify';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
+import type { AuthContext } from '../core/auth-context';
 import { AppError } from '../http/app-error';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { SessionCache } from './session-cache';
@@ -19,11 +20,6 @@ export interface SessionPolicy {
 
 /** Payload `token:<sha-256 hex>` (one session) or `user:<id>` (all of a user's sessions). */
 export const SESSION_REVOKED = 'session_revoked';
-
-export interface AuthContext {
-  user: User;
-  session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
-}
 
 /**
  * `notifications` carries revocations between instances. Without it the session cache stays off: another
