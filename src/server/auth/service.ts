@@ -5,7 +5,7 @@ import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
 import type { AuthContext } from '../core/auth-context';
-import { AppError } from '../http/app-error';
+import { DomainError } from '../core/domain-error';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { SessionCache } from './session-cache';
 import { hashToken, newSessionToken } from './tokens';
@@ -205,5 +205,5 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
 export type AuthService = ReturnType<typeof createAuthService>;
 
 function emailTaken() {
-  return new AppError(409, 'email_taken', 'An account with this email already exists. Please sign in instead.');
+  return new DomainError('email_taken', 'An account with this email already exists. Please sign in instead.');
 }

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AuthContext } from '../core/auth-context';
-import { unauthenticated } from './app-error';
+import { unauthenticated } from '../core/domain-error';
 import type { AppEnv, SessionCookie } from './types';
 
 /** What the session middleware needs from the auth service (app.ts passes it in; http/ never imports a feature). */
