@@ -13,7 +13,7 @@ import autocannon, { type Result } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client';
-import { encodeCursor } from '../src/server/http/pagination';
+import { encodeCursor } from '../src/server/db/cursor';
 import { explainListQueries } from './explain';
 import { startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';

@@ -14,19 +14,19 @@ import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
-import type { ServerErrorBody } from '../shared/errors';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
-import { AppError } from './http/app-error';
+import { DomainError } from './core/domain-error';
 import { limitBody } from './http/body-limit';
-import { writeThrottle } from './http/rate-limiter';
 import { originCheck } from './http/csrf';
 import { sessionCookie, sessionMiddleware } from './http/session';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
-import { createAttemptCounter } from './limits/attempt-counter';
+import { sendError } from './http/error-status';
+import { createAttemptCounter } from './limits';
+import { writeThrottle } from './limits/middleware';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { rideRoutes } from './rides/routes';
@@ -140,7 +140,7 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   api.get('/health', (c) => c.json({ ok: true }));
   app.route('/api', api);
   app.all('/api/*', () => {
-    throw new AppError(404, 'not_found', 'There is nothing at this address.');
+    throw new DomainError('not_found', 'There is nothing at this address.');
   });
 
   if (clientDir) {
@@ -148,34 +148,24 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
     mountClient(app, clientDir, (html) => fillSiteConfig(html, siteConfigFor(env.SUPPORT_EMAIL, env.SUPPORT_PHONE)));
   }
 
+  // Every error body is the shared envelope (src/shared/errors.ts), with the status ERROR_HTTP gives its code.
   app.onError((err, c) => {
-    // Every body here is the shared envelope (src/shared/errors.ts), which the OpenAPI document and client use too.
-    if (err instanceof AppError) {
-      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json({ code: err.code, message: err.message } satisfies ServerErrorBody, err.status);
-    }
+    if (err instanceof DomainError) return sendError(c, err.code, err.message, err.details);
     if (err instanceof HTTPException && err.status < 500) {
-      const body: ServerErrorBody =
-        err.status === 415
-          ? { code: 'unsupported_media_type', message: 'Send the request body as JSON.' }
-          : /json/i.test(err.message)
-            ? { code: 'malformed_json', message: 'The request body is not valid JSON.' }
-            : { code: 'validation_error', message: 'Please check your input' };
-      return c.json(body, err.status);
+      // Hono's own refusals of a request body, before any schema ran.
+      if (err.status === 415) return sendError(c, 'unsupported_media_type', 'Send the request body as JSON.');
+      if (/json/i.test(err.message)) return sendError(c, 'malformed_json', 'The request body is not valid JSON.');
+      return sendError(c, 'validation_error', 'Please check your input');
     }
     if (isBadDataError(err)) {
-      // A value the schemas let through but the database refused as data: still the caller's input, still a 400.
+      // A value the schemas let through but the database refused as data: still the caller's input.
       console.warn(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: database refused input (${sqlState(err)})`);
-      return c.json({ code: 'validation_error', message: 'Please check your input' } satisfies ServerErrorBody, 400);
+      return sendError(c, 'validation_error', 'Please check your input');
     }
     console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
-    const internal: ServerErrorBody = {
-      code: 'internal_error',
-      message: 'Something went wrong on our side. Please try again.',
-    };
-    return c.json(internal, 500);
+    return sendError(c, 'internal_error', 'Something went wrong on our side. Please try again.');
   });
-  app.notFound((c) => c.json({ code: 'not_found', message: 'There is nothing at this address.' }, 404));
+  app.notFound((c) => sendError(c, 'not_found', 'There is nothing at this address.'));
 
   return app;
 }

@@ -214,9 +214,12 @@ export const dashboardSchema = z.object({
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
-/** The marketplace's stable error codes and their spec texts (toast title / description). */
+/**
+ * The marketplace's stable error codes and their spec texts (toast title / description). Their HTTP status is the
+ * server's business: ERROR_HTTP in src/server/http/error-status.ts.
+ */
 export const MARKETPLACE_ERRORS = {
-  request_unavailable: { status: 409, title: 'Unavailable', message: 'This request is no longer available.' },
-  already_accepted: { status: 409, title: 'Already accepted', message: "You've already accepted this request" },
-  own_request: { status: 409, title: 'Error', message: "You can't accept your own request." },
+  request_unavailable: { title: 'Unavailable', message: 'This request is no longer available.' },
+  already_accepted: { title: 'Already accepted', message: "You've already accepted this request" },
+  own_request: { title: 'Error', message: "You can't accept your own request." },
 } as const;

@@ -1,12 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { normalizeEmail, sessionInfoSchema, signInSchema, signUpSchema, userSchema } from '../../shared/auth';
-import { AppError } from '../http/app-error';
+import { DomainError } from '../core/domain-error';
 import { clientIp } from '../http/client-ip';
-import { enforceLimit, tooManyMessage, tooManyRequests } from '../http/rate-limiter';
 import { clearSessionCookie, readToken, writeSessionCookie } from '../http/session';
 import { createRouter } from '../http/validation';
 import { errorResponses, jsonBody } from '../http/openapi';
-import type { AttemptCounter, WindowLimit } from '../limits/attempt-counter';
+import { enforceLimit, tooManyMessage, tooManyRequests, type AttemptCounter, type WindowLimit } from '../limits';
 import type { AuthService } from './service';
 
 export interface AuthRateLimits {
@@ -100,7 +99,7 @@ export function authRoutes(auth: AuthService, counter: AttemptCounter, limits: A
       throw tooManyRequests(tooManyMessage(overall.retryAfterSeconds), overall.retryAfterSeconds);
     }
     const user = await auth.verifyCredentials(email, password);
-    if (!user) throw new AppError(401, 'invalid_credentials', 'Invalid email or password.');
+    if (!user) throw new DomainError('invalid_credentials', 'Invalid email or password.');
     // Only failures count: a correct password forgets this address's failures and returns the account-wide hit.
     await Promise.all([counter.clear('sign-in-account-ip', accountAtIp), counter.release(overall)]);
     const created = await auth.createSession(user.id, c.req.header('user-agent'));

@@ -4,7 +4,8 @@ import { pgNotify, type Notifications } from '../db/notify';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
-import { AppError } from '../http/app-error';
+import type { AuthContext } from '../core/auth-context';
+import { DomainError } from '../core/domain-error';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { SessionCache } from './session-cache';
 import { hashToken, newSessionToken } from './tokens';
@@ -19,11 +20,6 @@ export interface SessionPolicy {
 
 /** Payload `token:<sha-256 hex>` (one session) or `user:<id>` (all of a user's sessions). */
 export const SESSION_REVOKED = 'session_revoked';
-
-export interface AuthContext {
-  user: User;
-  session: { id: string; aal: 'aal1' | 'aal2'; lastSeenAt: Date; expiresAt: Date };
-}
 
 /**
  * `notifications` carries revocations between instances. Without it the session cache stays off: another
@@ -209,5 +205,5 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
 export type AuthService = ReturnType<typeof createAuthService>;
 
 function emailTaken() {
-  return new AppError(409, 'email_taken', 'An account with this email already exists. Please sign in instead.');
+  return new DomainError('email_taken', 'An account with this email already exists. Please sign in instead.');
 }

@@ -42,7 +42,7 @@ const acceptRoute = createRoute({
   },
 });
 
-/** `throttle` guards accept (see writeThrottle in rate-limiter.ts). */
+/** `throttle` guards accept (see writeThrottle in limits/middleware.ts). */
 export function bookingRoutes(service: BookingService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
   router.use('*', requireAuth);

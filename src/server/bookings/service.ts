@@ -1,18 +1,17 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
+import { DomainError } from '../core/domain-error';
 import type { BookingStatus } from '../../shared/statuses';
 import { isUniqueViolation } from '../db/errors';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
-import { AppError } from '../http/app-error';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
 function refusal(code: keyof typeof MARKETPLACE_ERRORS) {
-  const { status, message } = MARKETPLACE_ERRORS[code];
-  return new AppError(status, code, message);
+  return new DomainError(code, MARKETPLACE_ERRORS[code].message);
 }
 
 interface BookingRow {

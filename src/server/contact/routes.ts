@@ -2,9 +2,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { contactMessageSchema, contactReceiptSchema } from '../../shared/contact';
 import { clientIp } from '../http/client-ip';
 import { errorResponses, jsonBody } from '../http/openapi';
-import { enforceLimit } from '../http/rate-limiter';
 import { createRouter } from '../http/validation';
-import type { AttemptCounter, WindowLimit } from '../limits/attempt-counter';
+import { enforceLimit, type AttemptCounter, type WindowLimit } from '../limits';
 import type { ContactService } from './service';
 
 const sendRoute = createRoute({

@@ -2,11 +2,10 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Page } from '../../shared/marketplace';
-import { decodeCursor, toPage } from '../http/pagination';
+import { decodeCursor, toPage } from './cursor';
 
-// Services build their lists here and never import http/ themselves. The cursor codec is pure (no Hono) and
-// should move out of http/ next to this file; until then these names are its one door for services.
-export { cursorDate, cursorInstant, cursorTime, cursorUuid } from '../http/pagination';
+// Services build their lists here: these are the cursor parts their sort keys are made of (see cursor.ts).
+export { cursorDate, cursorInstant, cursorTime, cursorUuid } from './cursor';
 
 export interface PageRequest {
   cursor?: string;

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { AppError } from './app-error';
+import { DomainError } from '../core/domain-error';
 import { limitBody } from './body-limit';
+import { sendError } from './error-status';
 
 /** The middleware alone, on a tiny app: the bounds on reading an over-limit body, which a socket test can't time. */
 function appWith(options: { maxBytes: number; drainBytes: number; drainMs: number }) {
@@ -13,9 +14,8 @@ function appWith(options: { maxBytes: number; drainBytes: number; drainMs: numbe
     return c.text('stored', 201);
   });
   app.onError((err, c) => {
-    if (!(err instanceof AppError)) throw err;
-    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    return c.json({ code: err.code, message: err.message }, err.status);
+    if (!(err instanceof DomainError)) throw err;
+    return sendError(c, err.code, err.message, err.details);
   });
   return { app, seen };
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from './app-error';
+import { DomainError } from '../core/domain-error';
 
 export interface BodyLimitOptions {
   /** Largest body a route may receive, in bytes. */
@@ -48,7 +48,8 @@ export function limitBody({ maxBytes, drainBytes, drainMs }: BodyLimitOptions): 
       }
     }
     await discard(reader, drainBytes, drainMs);
-    throw new AppError(413, 'payload_too_large', 'The request is too large.', { Connection: 'close' });
+    // 413 with Connection: close (ERROR_HTTP in error-status.ts).
+    throw new DomainError('payload_too_large', 'The request is too large.');
   };
 }
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from './app-error';
+import { DomainError } from '../core/domain-error';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -27,6 +27,6 @@ export function originCheck(allowedOrigins: readonly string[]): MiddlewareHandle
     } else if (c.req.header('sec-fetch-site') !== 'cross-site') {
       return next();
     }
-    throw new AppError(403, 'forbidden_origin', 'This request came from another site and was refused.');
+    throw new DomainError('forbidden_origin', 'This request came from another site and was refused.');
   };
 }

@@ -9,7 +9,7 @@ import {
   pageSchema,
   type Page,
 } from '../../shared/marketplace';
-import { notFound } from './app-error';
+import { notFound } from '../core/domain-error';
 import { objectBody } from './body';
 import { errorResponses, jsonBody } from './openapi';
 import { notFoundOnBadId } from './params';
@@ -36,7 +36,7 @@ export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.Z
 
 /**
  * GET /mine, GET /browse, POST /, DELETE /{id}: every route needs a session; owner ids come from it alone.
- * `throttle` guards the writes (see writeThrottle in rate-limiter.ts).
+ * `throttle` guards the writes (see writeThrottle in limits/middleware.ts).
  */
 export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodType>(
   spec: ListingRoutesSpec<Shape, Item>,

@@ -4,7 +4,7 @@ import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
 import { bookings, deliveryRequests, rides } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { collectPages, type PageBody } from '../test/marketplace';
-import { encodeCursor } from './pagination';
+import { encodeCursor } from '../db/cursor';
 
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 

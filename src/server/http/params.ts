@@ -1,4 +1,4 @@
-import { AppError } from './app-error';
+import { notFound } from '../core/domain-error';
 
 /**
  * Validation hook for routes with an `:id` path parameter: an id that is not a uuid names no row, so it answers
@@ -6,7 +6,7 @@ import { AppError } from './app-error';
  */
 export function notFoundOnBadId(message: string) {
   return (result: { success: boolean }): undefined => {
-    if (!result.success) throw new AppError(404, 'not_found', message);
+    if (!result.success) throw notFound(message);
     return undefined;
   };
 }

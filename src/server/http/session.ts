@@ -1,8 +1,16 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { AuthContext, AuthService } from '../auth/service';
-import { unauthenticated } from './app-error';
+import type { AuthContext } from '../core/auth-context';
+import { unauthenticated } from '../core/domain-error';
 import type { AppEnv, SessionCookie } from './types';
+
+/** What the session middleware needs from the auth service (app.ts passes it in; http/ never imports a feature). */
+export interface SessionResolver {
+  resolveSession(token: string): Promise<AuthContext | null>;
+  /** The new last-seen time, or null when no refresh was due. */
+  touchSession(ctx: AuthContext): Promise<Date | null>;
+  policy: { idleMs: number };
+}
 
 /**
  * In production the cookie carries the `__Host-` prefix: browsers then accept it only with Secure, Path=/ and no
@@ -59,7 +67,7 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 
 /** Resolves the session on every API request and slides its idle window while it is in use. */
 export function sessionMiddleware(
-  auth: AuthService,
+  auth: SessionResolver,
   cookie: SessionCookie,
   trustProxyHops: number,
 ): MiddlewareHandler<AppEnv> {

@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth/service';
+import type { AuthContext } from '../core/auth-context';
 
 /** The session cookie's name and rules for this environment (see http/session.ts). */
 export interface SessionCookie {

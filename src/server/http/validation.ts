@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import type { ServerErrorBody } from '../../shared/errors';
+import { sendError } from './error-status';
 import type { AppEnv } from './types';
 
 /**
@@ -13,7 +13,7 @@ export function createRouter() {
       if (!result.success) {
         const error = result.error as ZodError;
         const message = error.issues[0]?.message ?? 'Please check your input';
-        return c.json({ code: 'validation_error', message } satisfies ServerErrorBody, 400);
+        return sendError(c, 'validation_error', message);
       }
     },
   });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { SessionInfo, SignInInput } from '../../../../shared/auth';
+import { PAGE_PATHS } from '../../../../shared/routes';
 import { api } from '@/lib/api-client';
 import { toastApiError } from '@/lib/toast';
 import { sessionQueryKey } from './session';
@@ -16,7 +17,7 @@ export function useSignIn() {
     mutationFn: signIn,
     onSuccess: (session) => {
       queryClient.setQueryData(sessionQueryKey, session);
-      navigate('/dashboard');
+      navigate(PAGE_PATHS.dashboard);
     },
     onError: (err) => toastApiError(err),
   });

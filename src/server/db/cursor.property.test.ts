@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
 import { forgedCursor, validInstant, validDate, validTime, validUuid } from '../test/cursors';
-import { AppError } from './app-error';
+import { DomainError } from '../core/domain-error';
 import {
   cursorDate,
   cursorInstant,
@@ -12,7 +12,7 @@ import {
   decodeCursor,
   encodeCursor,
   isCanonicalInstant,
-} from './pagination';
+} from './cursor';
 
 /** The two cursor shapes the lists use (rides; requests and bookings). */
 const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
@@ -26,7 +26,7 @@ function decodeOrRefusal<T extends z.ZodTuple>(cursor: string, schema: T) {
   try {
     return { parts: decodeCursor(cursor, schema) };
   } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
+    expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: 'validation_error', message: INVALID_CURSOR_MESSAGE });
     return { parts: undefined };
   }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { isValidIsoDate } from '../../shared/dates';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
-import { AppError } from './app-error';
+import { DomainError } from '../core/domain-error';
 
 /**
  * Keyset pagination cursors: the last row's sort key and id, as base64url JSON. Opaque to clients; validated
- * strictly on the way back in, because each part is cast to a SQL type and a bad value must be a 400, not a 500.
+ * strictly on the way back in, because each part is cast to a SQL type: a bad value is a validation_error (400), never a failed query (500).
  */
 
-const invalidCursor = () => new AppError(400, 'validation_error', INVALID_CURSOR_MESSAGE);
+const invalidCursor = () => new DomainError('validation_error', INVALID_CURSOR_MESSAGE);
 
 /**
  * The longest cursor a client can send back: every cursor this server makes is about 80 characters. The query

@@ -1,0 +1,43 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorCode, ServerErrorBody } from '../../shared/errors';
+import type { DomainErrorDetails } from '../core/domain-error';
+
+interface HttpAnswer {
+  status: ContentfulStatusCode;
+  /** Headers the answer carries besides the envelope. */
+  headers?: (details: DomainErrorDetails) => Record<string, string>;
+}
+
+const retryAfter = ({ retryAfterSeconds }: DomainErrorDetails): Record<string, string> =>
+  retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
+
+/**
+ * The one table from a stable error code to its HTTP answer. Services throw DomainError with a code and no status
+ * (docs/decisions/015-layer-boundaries-and-domain-errors.md); every error body leaves through sendError below.
+ */
+export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
+  validation_error: { status: 400 },
+  malformed_json: { status: 400 },
+  unauthenticated: { status: 401 },
+  invalid_credentials: { status: 401 },
+  forbidden_origin: { status: 403 },
+  not_found: { status: 404 },
+  method_not_allowed: { status: 405 },
+  email_taken: { status: 409 },
+  request_unavailable: { status: 409 },
+  already_accepted: { status: 409 },
+  own_request: { status: 409 },
+  // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
+  payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
+  unsupported_media_type: { status: 415 },
+  too_many_requests: { status: 429, headers: retryAfter },
+  internal_error: { status: 500 },
+};
+
+/** The shared envelope (src/shared/errors.ts) with the code's status and headers. */
+export function sendError(c: Context, code: ErrorCode, message: string, details: DomainErrorDetails = {}): Response {
+  const { status, headers } = ERROR_HTTP[code];
+  for (const [name, value] of Object.entries(headers?.(details) ?? {})) c.header(name, value);
+  return c.json({ code, message } satisfies ServerErrorBody, status);
+}
