@@ -44,7 +44,7 @@ export async function seed(db: Db): Promise<string[]> {
        created_at)
     select u.id, 'Parcel ' || g, 'Two boxes of preserves, fragile', 'Co-op ' || (g % 50), 'Farm ' || (g % 300),
       case when g % 2 = 0 then current_date + (g % 60) end, case when g % 3 = 0 then (g % 5000) * 10 end,
-      case when g % 10 = 0 then 'closed' else 'open' end, now() - make_interval(secs => g)
+      case when g % 10 = 0 then 'matched' else 'open' end, now() - make_interval(secs => g)
     from generate_series(1, ${ROWS}) g join u on u.rn = g % ${USERS}`);
   // A live database is in steady state: without this, autovacuum's first pass over the fresh rows runs during the
   // measurement and shows up as a pause of a hundred milliseconds or more.

@@ -85,7 +85,7 @@ describe('keyset pagination', () => {
           pickupLocation: 'p',
           deliveryLocation: 'q',
           createdAt: INSTANTS[i % INSTANTS.length],
-          status: i % 10 === 9 ? 'closed' : 'open',
+          status: i % 10 === 9 ? 'matched' : 'open',
         })),
       )
       .returning({ id: deliveryRequests.id });
