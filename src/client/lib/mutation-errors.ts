@@ -11,7 +11,8 @@ const isThrottled = (err: unknown) => err instanceof ApiError && err.code === 't
 /** The spec's (or the lifecycle's) title and text for a stable refusal code, if it has one. */
 function knownRefusal(err: unknown): { title: string; message: string } | undefined {
   if (!(err instanceof ApiError)) return undefined;
-  if (Object.hasOwn(MARKETPLACE_ERRORS, err.code)) return MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
+  if (Object.hasOwn(MARKETPLACE_ERRORS, err.code))
+    return MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
   if (Object.hasOwn(LIFECYCLE_ERRORS, err.code)) return LIFECYCLE_ERRORS[err.code as keyof typeof LIFECYCLE_ERRORS];
   return undefined;
 }

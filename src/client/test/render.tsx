@@ -51,7 +51,12 @@ export function stubApi(routes: Record<string, (call: StubCall) => { status?: nu
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '');
-    const call = { method, path: `${path}${url.search}`, body: bodyOf(init?.body), headers: new Headers(init?.headers) };
+    const call = {
+      method,
+      path: `${path}${url.search}`,
+      body: bodyOf(init?.body),
+      headers: new Headers(init?.headers),
+    };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     const { status = 200, body } = handler
