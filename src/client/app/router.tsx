@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.browseRides, lazy: () => import('./routes/dashboard-browse-rides') },
               { path: PAGE_PATHS.browseRequests, lazy: () => import('./routes/dashboard-browse-requests') },
               { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
+              { path: PAGE_PATHS.bookingDetail, lazy: () => import('./routes/dashboard-booking') },
             ],
           },
         ],
