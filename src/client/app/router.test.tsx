@@ -1,6 +1,13 @@
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { bookingDetailPath, DASHBOARD_PATHS, DETAIL_PATHS, PAGE_PATHS, PUBLIC_PATHS } from '../../shared/routes';
+import {
+  bookingDetailPath,
+  DASHBOARD_PATHS,
+  DETAIL_PATHS,
+  PAGE_PATHS,
+  PUBLIC_PATHS,
+  requestDetailPath,
+} from '../../shared/routes';
 import { routes } from './router';
 
 /** The route a path lands on: the deepest match's path, or 'index' for an index route. */
@@ -17,8 +24,9 @@ describe('router', () => {
     expect(route).not.toBe('*');
   });
 
-  it('routes a booking id to its page', () => {
+  it('routes a request or booking id to its page', () => {
     const id = '0b6f7e4c-2f7a-4d1e-9c51-3f1a2b3c4d5e';
+    expect(landing(requestDetailPath(id))).toBe(PAGE_PATHS.requestDetail);
     expect(landing(bookingDetailPath(id))).toBe(PAGE_PATHS.bookingDetail);
   });
 

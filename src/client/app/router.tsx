@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
               { index: true, lazy: () => import('./routes/dashboard-home') },
               { path: PAGE_PATHS.myRides, lazy: () => import('./routes/dashboard-rides') },
               { path: PAGE_PATHS.myRequests, lazy: () => import('./routes/dashboard-requests') },
+              { path: PAGE_PATHS.requestDetail, lazy: () => import('./routes/dashboard-request') },
               { path: PAGE_PATHS.browseRides, lazy: () => import('./routes/dashboard-browse-rides') },
               { path: PAGE_PATHS.browseRequests, lazy: () => import('./routes/dashboard-browse-requests') },
               { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
