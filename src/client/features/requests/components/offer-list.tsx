@@ -6,8 +6,11 @@ import { Card } from '@/components/ui/card';
 import { useBookingAction } from '@/lib/booking-actions';
 import { formatInstant } from '@/lib/format';
 
-/** The pending offers on my request: who offered and when, with 'Choose this driver' and 'Decline'. */
-export function OfferList({ offers, title }: { offers: Offer[]; title: string }) {
+/**
+ * The pending offers on my request: who offered and when, with 'Choose this driver' and 'Decline'. `onDone` takes
+ * focus after an answer, since the answered offer leaves the list.
+ */
+export function OfferList({ offers, title, onDone }: { offers: Offer[]; title: string; onDone: () => void }) {
   // One mutation for the list: while one offer is being answered, none of the others can be.
   const action = useBookingAction();
   const sending = action.isPending ? action.variables : undefined;
@@ -33,6 +36,7 @@ export function OfferList({ offers, title }: { offers: Offer[]; title: string })
                   busyLabel="Confirming..."
                   disabled={action.isPending}
                   onConfirm={() => action.mutateAsync({ bookingId: offer.booking_id, action: 'choose' })}
+                  onDone={onDone}
                 >
                   <Check aria-hidden />
                   Choose this driver
@@ -41,7 +45,9 @@ export function OfferList({ offers, title }: { offers: Offer[]; title: string })
                   variant="outline"
                   aria-label={`${declining ? 'Declining...' : 'Decline'} offer from ${name}`}
                   disabled={action.isPending}
-                  onClick={() => action.mutate({ bookingId: offer.booking_id, action: 'decline' })}
+                  onClick={() =>
+                    action.mutate({ bookingId: offer.booking_id, action: 'decline' }, { onSuccess: onDone })
+                  }
                 >
                   <X aria-hidden />
                   {declining ? 'Declining...' : 'Decline'}

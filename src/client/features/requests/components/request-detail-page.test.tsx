@@ -85,6 +85,7 @@ describe('Request detail page', () => {
     );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(screen.getByText('No pending offers.')).toBeVisible();
+    await waitFor(() => expect(screen.getByText(/^Status:/)).toHaveFocus());
   });
 
   it("cancelling the dialog chooses nobody; 'Decline' declines at once", async () => {

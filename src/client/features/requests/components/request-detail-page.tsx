@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import type { RequestDetail } from '../../../../shared/lifecycle';
 import { idParamSchema } from '../../../../shared/marketplace';
@@ -21,9 +22,9 @@ const NOT_FOUND = {
 
 export const NO_OFFERS_TEXT = 'No offers yet. Drivers who accept your request will appear here.';
 
-function Offers({ request }: { request: RequestDetail }) {
+function Offers({ request, onDone }: { request: RequestDetail; onDone: () => void }) {
   let body;
-  if (request.offers.length > 0) body = <OfferList offers={request.offers} title={request.title} />;
+  if (request.offers.length > 0) body = <OfferList offers={request.offers} title={request.title} onDone={onDone} />;
   else
     body = (
       <Card className="p-6 text-center text-muted-foreground">
@@ -62,6 +63,8 @@ function ChosenBooking({ booking }: { booking: NonNullable<RequestDetail['bookin
 }
 
 function RequestDetailView({ request }: { request: RequestDetail }) {
+  // After choosing or declining, the offer's buttons are gone: focus goes to the status, which says what changed.
+  const statusRef = useRef<HTMLParagraphElement>(null);
   return (
     <div className="space-y-6">
       <div>
@@ -69,7 +72,7 @@ function RequestDetailView({ request }: { request: RequestDetail }) {
         <PageHeader title={request.title} />
         <Card>
           <CardContent className="space-y-4 pt-6">
-            <p className="flex items-center gap-2 text-sm">
+            <p ref={statusRef} tabIndex={-1} className="flex items-center gap-2 rounded-sm text-sm focus:outline-none">
               Status: <RequestStatusBadge status={request.status} />
             </p>
             <RequestDetails request={request} />
@@ -77,7 +80,7 @@ function RequestDetailView({ request }: { request: RequestDetail }) {
         </Card>
       </div>
       {request.booking ? <ChosenBooking booking={request.booking} /> : null}
-      <Offers request={request} />
+      <Offers request={request} onDone={() => statusRef.current?.focus()} />
     </div>
   );
 }
