@@ -78,4 +78,36 @@ describe('Dashboard index', () => {
     expect(await screen.findByTestId('stat-activeRides')).toHaveTextContent('4');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
+
+  it('words lifecycle steps, links each to its booking, and links the booking counts to My Bookings', async () => {
+    const bookingId = '00000000-0000-4000-8000-000000000b0c';
+    stubApi({
+      'GET /dashboard': () => ({
+        body: {
+          stats: { active_rides: 0, open_requests: 0, total_bookings: 2, completed: 1 },
+          activity: [
+            {
+              id: 'a1',
+              type: 'booking_event',
+              at: '2026-05-01T10:00:00Z',
+              event: 'chosen',
+              booking_id: bookingId,
+              title: 'Feed sacks',
+              actor_name: 'Ana Diaz',
+              mine: false,
+              my_role: 'driver',
+            },
+          ],
+        },
+      }),
+    });
+    renderWithProviders(<DashboardHome />);
+    const activity = within(await screen.findByRole('list', { name: 'Recent activity' }));
+    expect(activity.getByRole('link', { name: 'Ana Diaz chose you to deliver "Feed sacks"' })).toHaveAttribute(
+      'href',
+      `/dashboard/bookings/${bookingId}`,
+    );
+    expect(screen.getByRole('link', { name: /for Total Bookings$/ })).toHaveAttribute('href', '/dashboard/bookings');
+    expect(screen.getByRole('link', { name: /for Completed$/ })).toHaveAttribute('href', '/dashboard/bookings');
+  });
 });

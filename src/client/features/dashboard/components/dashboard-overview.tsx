@@ -12,11 +12,15 @@ interface DashboardStats {
   completed: number;
 }
 
+/**
+ * 'Total Bookings' and 'Completed' count both roles; the counts do not say in which, so both open My Bookings on
+ * its default tab ('As driver'), one click from 'As requester'.
+ */
 const STAT_CARDS = [
   { key: 'activeRides', label: 'Active Rides', to: PAGE_PATHS.myRides },
   { key: 'openRequests', label: 'Open Requests', to: PAGE_PATHS.myRequests },
   { key: 'totalBookings', label: 'Total Bookings', to: PAGE_PATHS.myBookings },
-  { key: 'completed', label: 'Completed', to: PAGE_PATHS.dashboard },
+  { key: 'completed', label: 'Completed', to: PAGE_PATHS.myBookings },
 ] as const;
 
 /**
