@@ -216,9 +216,9 @@ test('deletes need confirmation; a request deleted meanwhile is Unavailable and 
   await expectToast(b.page, 'Unavailable', 'This request is no longer available.');
   await expect(card(b.page, stale)).toHaveCount(0);
 
-  // The booking of the deleted request stays visible to its driver, as cancelled (red).
+  // The offer on the withdrawn request stays visible to its driver, as declined (grey).
   await goTo(b.page, 'My Bookings', 'My Bookings');
-  await expect(card(b.page, accepted).getByText('Cancelled', { exact: true })).toHaveClass(/bg-red-100/);
+  await expect(card(b.page, accepted).getByText('Declined', { exact: true })).toBeVisible();
   await expectNoAxeViolations(b.page);
 
   // Rides: Cancel keeps, Delete removes, the empty state comes back.
