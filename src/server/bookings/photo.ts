@@ -27,28 +27,34 @@ function sniff(bytes: Buffer): 'jpeg' | 'png' | 'webp' | null {
   return null;
 }
 
-/**
- * What the form sent as `photo`, before anything expensive: a file of at most 10 MB, or nothing (absent, or the
- * empty part a browser sends for a file input left empty). Anything else is `invalid_image`.
- */
-export function photoUpload(value: unknown): File | null {
-  if (value === undefined) return null;
-  if (!(value instanceof File)) throw invalidImage();
-  if (value.size === 0 && value.name === '') return null;
-  if (value.size === 0 || value.size > PHOTO_MAX_BYTES) throw invalidImage();
-  return value;
+export interface PhotoUpload {
+  bytes: Buffer;
+  format: 'jpeg' | 'png' | 'webp';
 }
 
 /**
- * Decodes the upload (JPEG, PNG or WebP by its bytes), turns it upright, fits it within 1600 px and re-encodes it
- * as WebP. sharp writes no metadata unless asked (no withMetadata/keepExif here), so EXIF (GPS included), ICC and
- * XMP are all dropped. A file that does not decode, is truncated, or has more than PHOTO_MAX_PIXELS is
- * `invalid_image`.
+ * The cheap checks of what the form sent as `photo`, made before the code is even compared: a file of at most
+ * 10 MB whose first bytes are a JPEG, PNG or WebP, or nothing (absent, or the empty part a browser sends for a
+ * file input left empty: a file named "", or an empty field). Anything else is `invalid_image`.
  */
-export async function toStoredPhoto(file: File): Promise<StoredPhoto> {
-  const bytes = Buffer.from(await file.arrayBuffer());
+export async function readPhotoUpload(value: unknown): Promise<PhotoUpload | null> {
+  if (value === undefined || value === '') return null;
+  if (!(value instanceof File)) throw invalidImage();
+  if (value.size === 0 && value.name === '') return null;
+  if (value.size === 0 || value.size > PHOTO_MAX_BYTES) throw invalidImage();
+  const bytes = Buffer.from(await value.arrayBuffer());
   const format = sniff(bytes);
   if (!format) throw invalidImage();
+  return { bytes, format };
+}
+
+/**
+ * Decodes the upload, turns it upright, fits it within 1600 px and re-encodes it as WebP. sharp writes no metadata
+ * unless asked (no withMetadata/keepExif here), so EXIF (GPS included), ICC and XMP are all dropped. A file that
+ * does not decode as the format its bytes announce, is truncated, or has more than PHOTO_MAX_PIXELS is
+ * `invalid_image`.
+ */
+export async function toStoredPhoto({ bytes, format }: PhotoUpload): Promise<StoredPhoto> {
   try {
     const image = sharp(bytes, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS, autoOrient: true });
     const meta = await image.metadata();

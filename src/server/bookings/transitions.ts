@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../db/errors';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
 import type { AttemptCounter } from '../limits';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
-import { photoUpload, toStoredPhoto, type StoredPhoto } from './photo';
+import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
 export const BOOKING_NOT_FOUND = 'Booking not found.';
 
@@ -129,13 +129,15 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
   }
 
   /**
-   * complete's proof, before any write: each try is counted first (one atomic upsert in attempt_counters, shared by
-   * every instance), so parallel guesses get distinct counts and at most DELIVERY_CODE_MAX_ATTEMPTS are compared per
+   * complete's proof, before any write. A photo that is not even a JPEG, PNG or WebP of at most 10 MB is refused
+   * first (no try counted). Then each try is counted (one atomic upsert in attempt_counters, shared by every
+   * instance), so parallel guesses get distinct counts and at most DELIVERY_CODE_MAX_ATTEMPTS are compared per
    * window; only then is the code compared, in constant time. A right code gives its count back: only wrong ones
-   * lock. Then the photo, if any, is decoded and re-encoded, so a bad file refuses the whole completion.
+   * lock. Last, the photo is decoded and re-encoded (the costly part, for the driver who knows the code only); a
+   * file that fails refuses the whole completion.
    */
   async function proveHandoff(booking: { id: string; deliveryCode: string | null }, input: ActionInput) {
-    const upload = photoUpload(input.photo);
+    const upload = await readPhotoUpload(input.photo);
     const hit = await attempts.hit('delivery-code', booking.id, CODE_LIMIT);
     if (!hit.allowed)
       throw new DomainError('delivery_code_locked', LIFECYCLE_ERRORS.delivery_code_locked.message, {
