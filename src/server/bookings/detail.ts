@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, eq, sql } from 'drizzle-orm';
+import { aliasedTable, and, eq, sql } from 'drizzle-orm';
 import type { BookingDetail, BookingEvent, BookingEventType, BookingRole, CancelReason } from '../../shared/lifecycle';
 import { centsToDecimal } from '../../shared/money';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
@@ -10,16 +10,48 @@ import { BOOKING_NOT_FOUND } from './transitions';
 
 const driverProfile = aliasedTable(profiles, 'driver_profile');
 const requesterProfile = aliasedTable(profiles, 'requester_profile');
-const actorProfile = aliasedTable(profiles, 'actor_profile');
 
 /** `(driver_id = $viewer or requester_id = $viewer)`: a booking exists only for its two people. */
 export const involves = (viewerId: string) =>
   sql`(${bookings.driverId} = ${viewerId} or ${bookings.requesterId} = ${viewerId})`;
 
 /** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
+/** One timeline event as the booking query aggregates it (json_agg below). */
+interface EventJson {
+  id: string;
+  type: BookingEventType;
+  at: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  driver_id: string;
+  reason: CancelReason | null;
+  details: string | null;
+}
+
+/**
+ * The booking's events, oldest first, as one JSON array inside the booking's own query: one statement, so the
+ * timeline and the status come from one snapshot, in one round trip. Times are formatted as toISOString() does.
+ */
+const eventsJson = sql<EventJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', ${bookingEvents.id}::text,
+    'type', ${bookingEvents.type},
+    'at', to_char(${bookingEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'actor_id', ${bookingEvents.actorId},
+    'actor_name', ${profiles.fullName},
+    'driver_id', ${bookingEvents.driverId},
+    'reason', ${bookingEvents.reason},
+    'details', ${bookingEvents.details}
+  ) order by ${bookingEvents.createdAt}, ${bookingEvents.id})
+  from ${bookingEvents} left join ${profiles} on ${profiles.userId} = ${bookingEvents.actorId}
+  where ${bookingEvents.bookingId} = ${bookings.id}
+), '[]'::json)`;
+
+/** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
 export function createBookingReader(db: Db) {
-  async function readBooking(tx: Db, viewerId: string, bookingId: string) {
-    const [row] = await tx
+  /** The booking as `viewerId` sees it: 404 unless they are its driver or requester. */
+  async function detail(viewerId: string, bookingId: string): Promise<BookingDetail> {
+    const [row] = await db
       .select({
         id: bookings.id,
         status: bookings.status,
@@ -39,58 +71,26 @@ export function createBookingReader(db: Db) {
         compensationCents: deliveryRequests.compensationCents,
         requestStatus: deliveryRequests.status,
         hasPhoto: sql<boolean>`exists (select 1 from ${bookingPhotos} where ${bookingPhotos.bookingId} = ${bookings.id})`,
+        events: eventsJson,
       })
       .from(bookings)
       .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
       .innerJoin(driverProfile, eq(driverProfile.userId, bookings.driverId))
       .innerJoin(requesterProfile, eq(requesterProfile.userId, bookings.requesterId))
       .where(and(eq(bookings.id, bookingId), involves(viewerId)));
-    return row;
-  }
-
-  async function readEvents(tx: Db, bookingId: string) {
-    return tx
-      .select({
-        id: bookingEvents.id,
-        type: bookingEvents.type,
-        at: bookingEvents.createdAt,
-        actorId: bookingEvents.actorId,
-        actorName: actorProfile.fullName,
-        driverId: bookingEvents.driverId,
-        reason: bookingEvents.reason,
-        details: bookingEvents.details,
-      })
-      .from(bookingEvents)
-      .leftJoin(actorProfile, eq(actorProfile.userId, bookingEvents.actorId))
-      .where(eq(bookingEvents.bookingId, bookingId))
-      .orderBy(asc(bookingEvents.createdAt), asc(bookingEvents.id));
-  }
-
-  /**
-   * The booking as `viewerId` sees it: 404 unless they are its driver or requester. Booking and events are read in
-   * one read-only snapshot, so the timeline and the status always agree.
-   */
-  async function detail(viewerId: string, bookingId: string): Promise<BookingDetail> {
-    const [row, rows] = await db.transaction(
-      async (tx) => {
-        const booking = await readBooking(tx, viewerId, bookingId);
-        return [booking, booking ? await readEvents(tx, bookingId) : []] as const;
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
     if (!row) throw notFound(BOOKING_NOT_FOUND);
     const myRole: BookingRole = row.driverId === viewerId ? 'driver' : 'requester';
     const status = row.status as BookingStatus;
     const requestStatus = row.requestStatus as RequestStatus;
-    const events: BookingEvent[] = rows.map((e) => ({
-      id: String(e.id),
-      type: e.type as BookingEventType,
-      at: e.at.toISOString(),
+    const events: BookingEvent[] = row.events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      at: e.at,
       actor:
-        e.actorId && e.actorName !== null
-          ? { id: e.actorId, full_name: e.actorName, role: e.actorId === e.driverId ? 'driver' : 'requester' }
+        e.actor_id && e.actor_name !== null
+          ? { id: e.actor_id, full_name: e.actor_name, role: e.actor_id === e.driver_id ? 'driver' : 'requester' }
           : null,
-      reason: e.reason as CancelReason | null,
+      reason: e.reason,
       details: e.details,
     }));
     const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;

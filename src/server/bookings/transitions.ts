@@ -82,7 +82,12 @@ export async function declinePendingOffers(
     .update(bookings)
     .set({ status: to })
     .where(
-      and(eq(bookings.requestId, requestId), eq(bookings.status, from), except ? ne(bookings.id, except) : undefined),
+      and(
+        eq(bookings.requestId, requestId),
+        // A literal, like every status filter over a range of bookings (the pool plans generically).
+        sql`${bookings.status} = ${sql.raw(`'${from}'`)}`,
+        except ? ne(bookings.id, except) : undefined,
+      ),
     )
     .returning({ id: bookings.id, driverId: bookings.driverId, requesterId: bookings.requesterId });
   if (declined.length)

@@ -192,6 +192,9 @@ export const bookings = pgTable(
     uniqueIndex('bookings_request_chosen_key')
       .on(t.requestId)
       .where(oneOf(t.status, ['confirmed', 'completed'])),
+    // Every booking of a request, whatever its status: a request's offers, and the cascade when a request goes.
+    // (The pool plans with generic plans, where a status given as a parameter cannot pick a partial index.)
+    index('bookings_request_idx').on(t.requestId),
     // My Bookings, newest first: as driver, and as requester.
     index('bookings_driver_created_idx').on(t.driverId, t.createdAt, t.id),
     index('bookings_requester_created_idx').on(t.requesterId, t.createdAt, t.id),

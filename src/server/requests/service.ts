@@ -213,7 +213,7 @@ export function createRequestService(db: Db) {
       const [confirmed] = await tx
         .select({ id: bookings.id })
         .from(bookings)
-        .where(and(eq(bookings.requestId, id), eq(bookings.status, 'confirmed')))
+        .where(and(eq(bookings.requestId, id), sql`${bookings.status} = 'confirmed'`))
         .limit(1);
       if (confirmed)
         throw new DomainError('confirmed_booking_exists', LIFECYCLE_ERRORS.confirmed_booking_exists.message);

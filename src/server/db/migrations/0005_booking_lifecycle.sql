@@ -46,6 +46,7 @@ CREATE INDEX "booking_events_booking_idx" ON "booking_events" USING btree ("book
 CREATE INDEX "booking_events_driver_activity_idx" ON "booking_events" USING btree ("driver_id","created_at","id") WHERE "booking_events"."type" <> 'offered';--> statement-breakpoint
 CREATE INDEX "booking_events_requester_activity_idx" ON "booking_events" USING btree ("requester_id","created_at","id") WHERE "booking_events"."type" not in ('offered', 'other_chosen', 'request_withdrawn');--> statement-breakpoint
 ALTER TABLE "bookings" ADD CONSTRAINT "bookings_requester_id_users_id_fk" FOREIGN KEY ("requester_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "bookings_request_idx" ON "bookings" USING btree ("request_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "bookings_request_driver_live_key" ON "bookings" USING btree ("request_id","driver_id") WHERE "bookings"."status" in ('pending', 'confirmed', 'completed');--> statement-breakpoint
 CREATE UNIQUE INDEX "bookings_request_chosen_key" ON "bookings" USING btree ("request_id") WHERE "bookings"."status" in ('confirmed', 'completed');--> statement-breakpoint
 CREATE INDEX "bookings_requester_created_idx" ON "bookings" USING btree ("requester_id","created_at","id");--> statement-breakpoint
