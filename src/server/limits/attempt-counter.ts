@@ -39,31 +39,38 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
   let lastSweep = Date.now();
   const ended = sql`${attemptCounters.windowEnd} <= now()`;
 
+  /**
+   * One named prepared statement: every write and sign-in runs it, so it is parsed and planned once per connection
+   * and drizzle builds it once per process.
+   */
+  const upsert = db
+    .insert(attemptCounters)
+    .values({
+      key: sql.placeholder('key'),
+      hits: 1,
+      windowStart: sql`now()`,
+      windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
+    })
+    .onConflictDoUpdate({
+      target: attemptCounters.key,
+      set: {
+        // Saturates instead of overflowing integer under an endless flood on one key in a long window.
+        hits: sql`case when ${ended} then 1 else least(${attemptCounters.hits}, 2147483646) + 1 end`,
+        windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
+        windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
+      },
+    })
+    .returning({
+      hits: attemptCounters.hits,
+      windowStart: attemptCounters.windowStart,
+      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - now())))::int`,
+    })
+    .prepare('attempt_counter_hit');
+
   async function hit(scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
     maybeSweep();
     const key = counterKey(scope, subject);
-    const [row] = await db
-      .insert(attemptCounters)
-      .values({
-        key,
-        hits: 1,
-        windowStart: sql`now()`,
-        windowEnd: sql`now() + ${limit.windowMs}::float8 * interval '1 millisecond'`,
-      })
-      .onConflictDoUpdate({
-        target: attemptCounters.key,
-        set: {
-          // Saturates instead of overflowing integer under an endless flood on one key in a long window.
-          hits: sql`case when ${ended} then 1 else least(${attemptCounters.hits}, 2147483646) + 1 end`,
-          windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
-          windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
-        },
-      })
-      .returning({
-        hits: attemptCounters.hits,
-        windowStart: attemptCounters.windowStart,
-        retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - now())))::int`,
-      });
+    const [row] = await upsert.execute({ key, windowMs: limit.windowMs });
     if (!row) throw new Error('attempt counter upsert returned no row');
     return {
       allowed: row.hits <= limit.max,
