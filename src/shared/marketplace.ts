@@ -224,6 +224,8 @@ export const dashboardSchema = z.object({
     open_requests: z.number().int(),
     /** Bookings I take part in, as driver or as requester. */
     total_bookings: z.number().int(),
+    /** Of those, as driver: tells the dashboard which My Bookings tab to open. */
+    bookings_as_driver: z.number().int(),
     /** Of those, completed. */
     completed: z.number().int(),
   }),

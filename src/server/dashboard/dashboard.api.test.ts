@@ -15,7 +15,7 @@ describe('GET /dashboard', () => {
     const res = await call<Dashboard>('GET', '/dashboard', { cookie: a.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      stats: { active_rides: 0, open_requests: 0, total_bookings: 0, completed: 0 },
+      stats: { active_rides: 0, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
       activity: [],
     });
   });
@@ -62,7 +62,13 @@ describe('GET /dashboard', () => {
 
     const res = await call<Dashboard>('GET', '/dashboard', { cookie: ann.token });
     expect(res.status).toBe(200);
-    expect(res.body.stats).toEqual({ active_rides: 1, open_requests: 1, total_bookings: 3, completed: 1 });
+    expect(res.body.stats).toEqual({
+      active_rides: 1,
+      open_requests: 1,
+      total_bookings: 3,
+      bookings_as_driver: 1,
+      completed: 1,
+    });
     // Data only: the client words each event.
     expect(res.body.activity.slice(0, 5).map(({ id: _id, at: _at, ...event }) => event)).toEqual([
       { type: 'request_accepted', title: 'Closed one', driver_name: 'Cat Hill' },
@@ -78,7 +84,13 @@ describe('GET /dashboard', () => {
 
     // Bob sees his own side only.
     const bobView = await call<Dashboard>('GET', '/dashboard', { cookie: bob.token });
-    expect(bobView.body.stats).toEqual({ active_rides: 1, open_requests: 0, total_bookings: 1, completed: 0 });
+    expect(bobView.body.stats).toEqual({
+      active_rides: 1,
+      open_requests: 0,
+      total_bookings: 1,
+      bookings_as_driver: 1,
+      completed: 0,
+    });
     expect(bobView.body.activity[0]).toMatchObject({
       type: 'booking_made',
       title: 'Feed',
@@ -124,7 +136,7 @@ describe('GET /dashboard in the booking lifecycle', () => {
     const driver = (await call<Dashboard>('GET', '/dashboard', { cookie: c.driver.token })).body;
     const requester = (await call<Dashboard>('GET', '/dashboard', { cookie: c.requester.token })).body;
     expect(driver.stats).toMatchObject({ total_bookings: 1, completed: 1 });
-    expect(requester.stats).toMatchObject({ total_bookings: 2, completed: 1, open_requests: 0 });
+    expect(requester.stats).toMatchObject({ total_bookings: 2, bookings_as_driver: 0, completed: 1, open_requests: 0 });
 
     expect(lifecycle(driver)).toEqual([
       ['completed', 'Driver 1', true, 'driver', 'Feed sacks'],

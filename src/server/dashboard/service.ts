@@ -42,6 +42,7 @@ export function createDashboardService(db: Db) {
       active_rides: activeRides[0]?.n ?? 0,
       open_requests: openRequests[0]?.n ?? 0,
       total_bookings: (asDriver[0]?.n ?? 0) + (asRequester[0]?.n ?? 0),
+      bookings_as_driver: asDriver[0]?.n ?? 0,
       completed: (asDriver[0]?.completed ?? 0) + (asRequester[0]?.completed ?? 0),
     };
   }

@@ -13,7 +13,7 @@ describe('Dashboard index', () => {
     stubApi({
       'GET /dashboard': () => ({
         body: {
-          stats: { active_rides: 3, open_requests: 2, total_bookings: 5, completed: 1 },
+          stats: { active_rides: 3, open_requests: 2, total_bookings: 5, bookings_as_driver: 5, completed: 1 },
           activity: [
             {
               id: 'a1',
@@ -53,7 +53,10 @@ describe('Dashboard index', () => {
   it("shows the spec's empty text only when there is no activity", async () => {
     stubApi({
       'GET /dashboard': () => ({
-        body: { stats: { active_rides: 0, open_requests: 0, total_bookings: 0, completed: 0 }, activity: [] },
+        body: {
+          stats: { active_rides: 0, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
+          activity: [],
+        },
       }),
     });
     renderWithProviders(<DashboardHome />);
@@ -67,7 +70,12 @@ describe('Dashboard index', () => {
       'GET /dashboard': () =>
         fail
           ? { status: 500, body: { code: 'internal_error', message: 'Down.' } }
-          : { body: { stats: { active_rides: 4, open_requests: 0, total_bookings: 0, completed: 0 }, activity: [] } },
+          : {
+              body: {
+                stats: { active_rides: 4, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
+                activity: [],
+              },
+            },
     });
     const user = userEvent.setup();
     renderWithProviders(<DashboardHome />);
@@ -84,7 +92,7 @@ describe('Dashboard index', () => {
     stubApi({
       'GET /dashboard': () => ({
         body: {
-          stats: { active_rides: 0, open_requests: 0, total_bookings: 2, completed: 1 },
+          stats: { active_rides: 0, open_requests: 0, total_bookings: 2, bookings_as_driver: 2, completed: 1 },
           activity: [
             {
               id: 'a1',
@@ -109,5 +117,22 @@ describe('Dashboard index', () => {
     );
     expect(screen.getByRole('link', { name: /for Total Bookings$/ })).toHaveAttribute('href', '/dashboard/bookings');
     expect(screen.getByRole('link', { name: /for Completed$/ })).toHaveAttribute('href', '/dashboard/bookings');
+  });
+
+  it("opens the 'As requester' tab from Total Bookings when all my bookings are on my requests", async () => {
+    stubApi({
+      'GET /dashboard': () => ({
+        body: {
+          stats: { active_rides: 0, open_requests: 1, total_bookings: 2, bookings_as_driver: 0, completed: 0 },
+          activity: [],
+        },
+      }),
+    });
+    renderWithProviders(<DashboardHome />);
+    expect(await screen.findByTestId('stat-totalBookings')).toHaveTextContent('2');
+    expect(screen.getByRole('link', { name: /for Total Bookings$/ })).toHaveAttribute(
+      'href',
+      '/dashboard/bookings?tab=requester',
+    );
   });
 });

@@ -60,6 +60,7 @@ export function DashboardHome() {
     activeRides: data.stats.active_rides,
     openRequests: data.stats.open_requests,
     totalBookings: data.stats.total_bookings,
+    bookingsAsDriver: data.stats.bookings_as_driver,
     completed: data.stats.completed,
   };
   const alert = dashboard.isError ? (

@@ -10,12 +10,13 @@ interface DashboardStats {
   openRequests: number;
   totalBookings: number;
   completed: number;
+  /** How many of totalBookings are as driver: when none, 'Total Bookings' opens the 'As requester' tab. */
+  bookingsAsDriver: number;
 }
 
-/**
- * 'Total Bookings' and 'Completed' count both roles; the counts do not say in which, so both open My Bookings on
- * its default tab ('As driver'), one click from 'As requester'.
- */
+const REQUESTER_TAB = `${PAGE_PATHS.myBookings}?tab=requester`;
+
+/** 'Total Bookings' opens the tab where my bookings are; 'Completed' opens My Bookings. */
 const STAT_CARDS = [
   { key: 'activeRides', label: 'Active Rides', to: PAGE_PATHS.myRides },
   { key: 'openRequests', label: 'Open Requests', to: PAGE_PATHS.myRequests },
@@ -54,7 +55,14 @@ export function DashboardOverview({
               ) : (
                 <Skeleton className="h-9 w-12" />
               )}
-              <Link to={card.to} className="mt-2 inline-block text-sm font-medium text-primary hover:underline">
+              <Link
+                to={
+                  card.key === 'totalBookings' && stats && stats.totalBookings > 0 && stats.bookingsAsDriver === 0
+                    ? REQUESTER_TAB
+                    : card.to
+                }
+                className="mt-2 inline-block text-sm font-medium text-primary hover:underline"
+              >
                 View details →<span className="sr-only"> for {card.label}</span>
               </Link>
             </CardContent>
