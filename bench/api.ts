@@ -1,8 +1,11 @@
 /**
- * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests, starts the API in a child process on
- * BENCH_PORT (default 3300) and loads each endpoint with autocannon (50 connections), printing requests/s and
- * p50/p99 latency. Real PostgreSQL when DATABASE_URL is set (a throwaway database is created and dropped), else
- * embedded PGlite in a temp dir (shorter runs: one connection, single-threaded).
+ * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests (10% matched with a confirmed booking,
+ * the oldest 10,000 open ones with two offers each), starts the API in a child process on BENCH_PORT (default 3300)
+ * and loads each endpoint with autocannon (50 connections), printing requests/s and p50/p99 latency. On real
+ * PostgreSQL it then measures browse at a steady rate (BENCH_RATE) and the lifecycle's writes, choose and complete,
+ * at a steady rate (BENCH_WRITE_RATE), each on a booking of its own. Real PostgreSQL when DATABASE_URL is set (a
+ * throwaway database is created and dropped), else embedded PGlite in a temp dir (shorter runs: one connection,
+ * single-threaded).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,7 +20,7 @@ import { encodeCursor } from '../src/server/db/cursor';
 import { explainListQueries } from './explain';
 import { startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
-import { seed, USERS } from './seed';
+import { BENCH_DELIVERY_CODE, seed, USERS } from './seed';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const CONNECTIONS = 50;
@@ -30,6 +33,13 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? (baseUrl ? 8 : 4));
  * shows it); so the browse endpoints are also measured at this steady offered rate (bench/open-loop.ts).
  */
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 2000);
+/**
+ * The lifecycle's writes (choose, complete) at a steady rate too: a person's action, a few per second per person,
+ * so what matters is the latency at a realistic aggregate rate, not the ceiling of one booking being hammered.
+ * Each request acts on a booking of its own (seeded), so every answer is a real transition.
+ */
+const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
+const WRITE_WARMUP_SECONDS = 1;
 
 async function createTarget(): Promise<{ url?: string; dataDir: string; cleanup: () => Promise<void> }> {
   if (!baseUrl) {
@@ -78,12 +88,43 @@ async function prepare(db: Database['db']) {
     sql`select r.id::text as id, substring(u.email from 6 for position('@' in u.email) - 6)::int as owner
         from delivery_requests r join users u on u.id = r.user_id where r.status = 'open' order by r.created_at desc`,
   );
+  const userNumber = (column: string) => sql.raw(`substring(${column} from 6 for position('@' in ${column}) - 6)::int`);
+  // choose: the first offer of each request with offers (one choose per request), as its requester.
+  const chooses = await rows<{ id: string; n: number }>(
+    db,
+    sql`select * from (select distinct on (b.request_id) b.id::text as id, ${userNumber('u.email')} as n,
+          b.created_at from bookings b join users u on u.id = b.requester_id where b.status = 'pending'
+          order by b.request_id, b.created_at) first_offers order by created_at`,
+  );
+  // complete: each confirmed booking, as its driver.
+  const completes = await rows<{ id: string; n: number }>(
+    db,
+    sql`select b.id::text as id, ${userNumber('u.email')} as n from bookings b
+        join users u on u.id = b.driver_id where b.status = 'confirmed' order by b.created_at desc`,
+  );
   return {
     deepRides: encodeCursor([ride.d, ride.t, ride.id]),
     deepRequests: encodeCursor([request.at, request.id]),
     // Driver = the next user after the owner: never their own request, never the same pair twice.
     acceptPairs: owners.map((o) => ({ requestId: o.id, driver: o.owner % USERS })),
+    // Token index = user number - 1.
+    chooses: chooses.map((c) => ({ id: c.id, token: c.n - 1 })),
+    completes: completes.map((c) => ({ id: c.id, token: c.n - 1 })),
   };
+}
+
+const BOUNDARY = 'rr-bench-boundary';
+/** 'Complete delivery' as the browser sends it without a photo: multipart with the code alone. */
+const completeBody = Buffer.from(
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="code"\r\n\r\n${BENCH_DELIVERY_CODE}\r\n--${BOUNDARY}--\r\n`,
+);
+
+interface WritePass {
+  name: string;
+  items: { id: string; token: number }[];
+  path: (id: string) => string;
+  contentType: string;
+  body: Buffer;
 }
 
 async function startBenchServer(target: { url?: string; dataDir: string }): Promise<ChildProcess> {
@@ -283,6 +324,66 @@ async function main() {
         `\nBrowse at a steady ${FIXED_RATE} req/s (open loop, up to ${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up; latency from each request's scheduled time):`,
       );
       console.table(fixed);
+
+      const writes: WritePass[] = [
+        {
+          name: 'choose (POST /bookings/:id/choose)',
+          items: prep.chooses,
+          path: (id) => `/api/bookings/${id}/choose`,
+          contentType: 'application/json',
+          body: Buffer.from('{}'),
+        },
+        {
+          name: 'complete (POST /bookings/:id/complete, code)',
+          items: prep.completes,
+          path: (id) => `/api/bookings/${id}/complete`,
+          contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+          body: completeBody,
+        },
+      ];
+      const lifecycle: Record<string, string | number>[] = [];
+      for (const w of writes.filter((x) => !only || only.some((o) => x.name.toLowerCase().includes(o)))) {
+        const needed = Math.round(WRITE_RATE * (WRITE_WARMUP_SECONDS + DURATION));
+        if (w.items.length < needed)
+          throw new Error(`${w.name}: ${needed} seeded bookings needed, ${w.items.length} seeded`);
+        let offset = 0;
+        const item = (i: number) => w.items[offset + i]!;
+        const load = {
+          port: PORT,
+          rate: WRITE_RATE,
+          connections: CONNECTIONS,
+          method: 'POST',
+          path: (i: number) => w.path(item(i).id),
+          headers: (i: number) => ({ authorization: `Bearer ${token(item(i).token)}`, 'content-type': w.contentType }),
+          body: () => w.body,
+        };
+        // Warm-up on bookings of its own, then the measured run on the next ones: every request is a real move.
+        await openLoop({ ...load, seconds: WRITE_WARMUP_SECONDS });
+        offset = Math.round(WRITE_RATE * WRITE_WARMUP_SECONDS);
+        const cpuBefore = cpuSeconds(server.pid);
+        const dbBefore = await backends.cpu();
+        const r = await openLoop({ ...load, seconds: DURATION });
+        const cpuAfter = cpuSeconds(server.pid);
+        const dbAfter = await backends.cpu();
+        const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.ok));
+        lifecycle.push({
+          endpoint: w.name,
+          'offered req/s': WRITE_RATE,
+          'served req/s': r.servedPerSecond,
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          'max ms': r.max,
+          'non-2xx or errors': r.failed,
+          'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
+          'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
+        });
+      }
+      if (lifecycle.length) {
+        console.log(
+          `\nBooking lifecycle writes at a steady ${WRITE_RATE} req/s (open loop, ${DURATION} s each after a ${WRITE_WARMUP_SECONDS} s warm-up, each on its own seeded booking; ${prep.chooses.length} requests with 2 offers, ${prep.completes.length} confirmed bookings):`,
+        );
+        console.table(lifecycle);
+      }
     }
     await backends.close();
     // Plans are read after the load, once bookings exist; PGlite allows one process, so the server stops first.

@@ -3,6 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { hashToken } from '../src/server/auth/tokens';
 import { createBookingService } from '../src/server/bookings/service';
+import { createDashboardService } from '../src/server/dashboard/service';
 import type { Database, Db } from '../src/server/db/client';
 import * as schema from '../src/server/db/schema';
 import { createRequestService } from '../src/server/requests/service';
@@ -54,6 +55,8 @@ export async function explainListQueries(
     ['browse requests, deep page', () => requests.browse(me, { limit: 20, cursor: prep.deepRequests })],
     ['my requests, first page', () => requests.listMine(me, { limit: 20 })],
     ['my bookings, first page', () => bookings.listMine(me, { limit: 20 })],
+    ['bookings on my requests, first page', () => bookings.listMine(me, { limit: 20 }, 'requester')],
+    ['dashboard (counts and recent activity)', () => createDashboardService(db).load(me)],
   ];
   for (const [name, step] of steps) {
     label = name;

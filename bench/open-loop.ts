@@ -25,6 +25,9 @@ export async function openLoop(opts: {
   connections: number;
   path: (i: number) => string;
   headers: (i: number) => Record<string, string>;
+  /** GET unless told; a body (a write) is sent with its Content-Length. */
+  method?: string;
+  body?: (i: number) => Buffer;
 }): Promise<OpenLoopResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
   const total = Math.round(opts.rate * opts.seconds);
@@ -35,8 +38,10 @@ export async function openLoop(opts: {
 
   const send = (i: number, scheduledAt: number) =>
     new Promise<void>((resolve) => {
+      const body = opts.body?.(i);
+      const headers = body ? { ...opts.headers(i), 'content-length': String(body.length) } : opts.headers(i);
       const req = request(
-        { host: '127.0.0.1', port: opts.port, path: opts.path(i), headers: opts.headers(i), agent },
+        { host: '127.0.0.1', port: opts.port, method: opts.method ?? 'GET', path: opts.path(i), headers, agent },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -50,7 +55,7 @@ export async function openLoop(opts: {
         failed++;
         resolve();
       });
-      req.end();
+      req.end(body);
     });
 
   let next = 0;

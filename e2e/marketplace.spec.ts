@@ -116,8 +116,8 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
 
   await theRequest.getByRole('button', { name: `Accept request ${title}` }).click();
   await expectToast(b.page, 'Success', 'Request accepted! Check your bookings to manage it.');
-  // The card now says so and links to the booking, instead of offering Accept again.
-  await expect(theRequest).toContainText('You accepted this');
+  // The card now shows a disabled 'Offer sent' and links to the bookings, instead of offering Accept again.
+  await expect(theRequest.getByRole('button', { name: `Offer sent for request ${title}` })).toBeDisabled();
   await expect(theRequest.getByRole('link', { name: 'See My Bookings' })).toBeVisible();
   await expect(theRequest.getByRole('button', { name: /Accept/ })).toHaveCount(0);
 
@@ -125,7 +125,7 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
     .getByRole('button', { name: `Accept request ${title}` })
     .click();
   await expectToast(staleTab, 'Already accepted', "You've already accepted this request");
-  await expect(card(staleTab, title)).toContainText('You accepted this');
+  await expect(card(staleTab, title)).toContainText('Offer sent');
   await staleTab.close();
 
   await goTo(b.page, 'My Bookings', 'My Bookings');
@@ -216,9 +216,9 @@ test('deletes need confirmation; a request deleted meanwhile is Unavailable and 
   await expectToast(b.page, 'Unavailable', 'This request is no longer available.');
   await expect(card(b.page, stale)).toHaveCount(0);
 
-  // The booking of the deleted request stays visible to its driver, as cancelled (red).
+  // The offer on the withdrawn request stays visible to its driver, as declined (grey).
   await goTo(b.page, 'My Bookings', 'My Bookings');
-  await expect(card(b.page, accepted).getByText('Cancelled', { exact: true })).toHaveClass(/bg-red-100/);
+  await expect(card(b.page, accepted).getByText('Declined', { exact: true })).toBeVisible();
   await expectNoAxeViolations(b.page);
 
   // Rides: Cancel keeps, Delete removes, the empty state comes back.

@@ -8,12 +8,15 @@ import { authRoutes } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
-import { bookingRoutes } from './bookings/routes';
+import { createBookingReader } from './bookings/detail';
+import { bookingRoutes, PHOTO_UPLOAD_PATH } from './bookings/routes';
 import { createBookingService } from './bookings/service';
+import { createTransitions } from './bookings/transitions';
 import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
+import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
@@ -92,9 +95,19 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   // Over 64 KiB: 413 with Connection: close, after reading (and dropping) up to 8 MiB / 10 s more of the body so
   // the client can read the answer; see http/body-limit.ts.
   const bodyLimit = limitBody({ maxBytes: 64 * 1024, drainBytes: 8 * 1024 * 1024, drainMs: 10_000 });
+  // The one upload (a handoff photo on 'Complete delivery'): the photo's 10 MB plus room for the multipart framing
+  // and the code. A file between 10 MB and this is still refused, by the route (400 invalid_image).
+  const uploadLimit = limitBody({
+    maxBytes: PHOTO_MAX_BYTES + 64 * 1024,
+    drainBytes: 8 * 1024 * 1024,
+    drainMs: 10_000,
+  });
   // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
   // every call; GET and HEAD carry no body, so they skip it (about 10% of a list request's CPU in bench:api).
-  app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimit(c, next)));
+  app.use('/api/*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
+  });
   app.use('/api/*', originCheck(env.ALLOWED_ORIGINS));
   app.use('/api/*', sessionMiddleware(auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
 
@@ -120,7 +133,15 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   });
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
-  api.route('/bookings', bookingRoutes(createBookingService(db), throttle));
+  api.route(
+    '/bookings',
+    bookingRoutes({
+      service: createBookingService(db),
+      reader: createBookingReader(db),
+      transitions: createTransitions(db, attempts),
+      throttle,
+    }),
+  );
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route(
     '/contact',
@@ -153,7 +174,14 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
     if (err instanceof DomainError) return sendError(c, err.code, err.message, err.details);
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's own refusals of a request body, before any schema ran.
-      if (err.status === 415) return sendError(c, 'unsupported_media_type', 'Send the request body as JSON.');
+      if (err.status === 415)
+        return sendError(
+          c,
+          'unsupported_media_type',
+          PHOTO_UPLOAD_PATH.test(c.req.path)
+            ? 'Send the form as multipart/form-data.'
+            : 'Send the request body as JSON.',
+        );
       if (/json/i.test(err.message)) return sendError(c, 'malformed_json', 'The request body is not valid JSON.');
       return sendError(c, 'validation_error', 'Please check your input');
     }

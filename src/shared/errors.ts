@@ -19,6 +19,12 @@ export const ERROR_CODES = [
   'request_unavailable',
   'already_accepted',
   'own_request',
+  // The booking lifecycle (src/shared/lifecycle.ts, LIFECYCLE_ERRORS).
+  'booking_state_changed',
+  'wrong_delivery_code',
+  'delivery_code_locked',
+  'confirmed_booking_exists',
+  'invalid_image',
   'internal_error',
 ] as const;
 

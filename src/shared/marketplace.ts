@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
+import { bookingEventTypeSchema, bookingRoleSchema } from './lifecycle';
 import { bookingStatusSchema, requestStatusSchema, rideStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
@@ -159,8 +160,10 @@ export const deliveryRequestSchema = z.object({
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
-  /** The viewer has already accepted it (browse): the card links to My Bookings instead of offering Accept. */
+  /** The viewer has already accepted it (browse): the card shows a disabled 'Offer sent' instead of Accept. */
   accepted_by_me: z.boolean(),
+  /** Pending offers on it: only in the owner's list (My Requests: '1 offer', '3 offers'). */
+  offer_count: z.number().int().optional(),
 });
 export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 
@@ -169,6 +172,8 @@ export const bookingSchema = z.object({
   request_id: z.string().uuid().nullable(),
   status: bookingStatusSchema,
   created_at: z.string(),
+  /** The driver's full name (the 'As requester' tab shows who offered). */
+  driver_name: z.string(),
   request: z.object({
     title: z.string(),
     pickup_location: z.string(),
@@ -196,6 +201,18 @@ const activitySchema = z.discriminatedUnion('type', [
   activityEvent('request_accepted', { title: z.string(), driver_name: z.string() }),
   /** I accepted someone's request. */
   activityEvent('booking_made', { title: z.string(), requester_name: z.string() }),
+  /**
+   * A lifecycle step on a booking I take part in (src/shared/lifecycle.ts), e.g. 'Ana Diaz chose you to deliver
+   * "Feed sacks"'. `actor_name` is null when the system acted; `mine` tells whether I acted.
+   */
+  activityEvent('booking_event', {
+    event: bookingEventTypeSchema,
+    booking_id: z.string().uuid(),
+    title: z.string(),
+    actor_name: z.string().nullable(),
+    mine: z.boolean(),
+    my_role: bookingRoleSchema,
+  }),
 ]);
 export type Activity = z.infer<typeof activitySchema>;
 
@@ -207,6 +224,8 @@ export const dashboardSchema = z.object({
     open_requests: z.number().int(),
     /** Bookings I take part in, as driver or as requester. */
     total_bookings: z.number().int(),
+    /** Of those, as driver: tells the dashboard which My Bookings tab to open. */
+    bookings_as_driver: z.number().int(),
     /** Of those, completed. */
     completed: z.number().int(),
   }),

@@ -15,10 +15,19 @@ export const PAGE_PATHS = {
   browseRides: '/dashboard/browse-rides',
   browseRequests: '/dashboard/browse-requests',
   myBookings: '/dashboard/bookings',
+  /** Router patterns; links use requestDetailPath() and bookingDetailPath(). */
+  requestDetail: '/dashboard/requests/:id',
+  bookingDetail: '/dashboard/bookings/:id',
 } as const;
 
 /** The auth page opened on its 'Sign Up' tab. */
 export const SIGN_UP_PATH = `${PAGE_PATHS.auth}?tab=signup`;
+
+/** My Bookings opened on its 'As requester' tab ('As driver' is the default, without a query). */
+export const MY_BOOKINGS_AS_REQUESTER_PATH = `${PAGE_PATHS.myBookings}?tab=requester`;
+
+export const requestDetailPath = (id: string) => `${PAGE_PATHS.myRequests}/${encodeURIComponent(id)}`;
+export const bookingDetailPath = (id: string) => `${PAGE_PATHS.myBookings}/${encodeURIComponent(id)}`;
 
 const P = PAGE_PATHS;
 
@@ -27,7 +36,17 @@ export const PUBLIC_PATHS = [P.home, P.howItWorks, P.pricing, P.about, P.faq, P.
 
 export const DASHBOARD_PATHS = [P.dashboard, P.myRides, P.myRequests, P.browseRides, P.browseRequests, P.myBookings];
 
+/** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */
+export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail];
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const DETAIL_PATTERNS = DETAIL_PATHS.map((p) => new RegExp(`^${p.replace(':id', UUID)}$`, 'i'));
+
 export function isKnownClientPath(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return (PUBLIC_PATHS as readonly string[]).includes(path) || (DASHBOARD_PATHS as readonly string[]).includes(path);
+  return (
+    (PUBLIC_PATHS as readonly string[]).includes(path) ||
+    (DASHBOARD_PATHS as readonly string[]).includes(path) ||
+    DETAIL_PATTERNS.some((pattern) => pattern.test(path))
+  );
 }

@@ -31,3 +31,24 @@ describe('api client errors', () => {
     expect(err.message).toBe('Something went wrong on our side. Please try again.');
   });
 });
+
+describe('api client bodies', () => {
+  it('sends a plain body as JSON', async () => {
+    const calls = stubApi({ 'POST /thing': () => ({ body: { ok: true } }) });
+    await api('/thing', { method: 'POST', body: { a: 1 } });
+    expect(calls[0]?.body).toEqual({ a: 1 });
+    expect(calls[0]?.headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('sends FormData as multipart, leaving the Content-Type (with its boundary) to the browser', async () => {
+    const calls = stubApi({ 'POST /upload': () => ({ body: { ok: true } }) });
+    const form = new FormData();
+    form.set('code', '123456');
+    form.set('photo', new File(['x'], 'handoff.png', { type: 'image/png' }));
+    await api('/upload', { method: 'POST', body: form });
+    const sent = calls[0]?.body as { code: string; photo: File };
+    expect(sent.code).toBe('123456');
+    expect(sent.photo.name).toBe('handoff.png');
+    expect(calls[0]?.headers.has('Content-Type')).toBe(false);
+  });
+});

@@ -14,16 +14,22 @@ export class ApiError extends Error {
 
 const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
 
+/**
+ * Calls the API. A `body` is sent as JSON, except FormData (a file upload), which goes as multipart/form-data:
+ * the browser then writes the Content-Type with its boundary itself.
+ */
 export async function api<T>(
   path: string,
   init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
+  const { body } = init;
+  const multipart = body instanceof FormData;
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? undefined : { 'Content-Type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: body === undefined || multipart ? undefined : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       credentials: 'same-origin',
       signal: init.signal,
     });
@@ -32,11 +38,11 @@ export async function api<T>(
     throw new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE);
   }
   if (res.status === 204) return undefined as T;
-  const body: unknown = await res.json().catch(() => undefined);
+  const payload: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
-    const refusal = errorBodySchema.safeParse(body);
+    const refusal = errorBodySchema.safeParse(payload);
     if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }
-  return body as T;
+  return payload as T;
 }

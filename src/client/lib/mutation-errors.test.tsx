@@ -88,3 +88,21 @@ describe('sign-up keeps the server’s own words', () => {
     await findToast('Error', 'Too many attempts. Please try again in 5 minutes.');
   });
 });
+
+describe('lifecycle refusals', () => {
+  it.each([
+    ['wrong_delivery_code', 'That delivery code is not correct.'],
+    ['delivery_code_locked', 'Too many attempts. Ask the requester to mark the delivery as received.'],
+    ['booking_state_changed', 'This booking has changed. Reload the page to see where it stands.'],
+  ])("%s is 'Error' with its text", async (code, text) => {
+    fetchMock.mockResolvedValue(json(409, { code, message: 'server words' }));
+    toastMutationError(await failureOf(`/bookings/${crypto.randomUUID()}/complete`, 'POST', {}));
+    await findToast('Error', text);
+  });
+
+  it("deleting a request with a confirmed booking says why instead of 'Failed to delete request'", async () => {
+    fetchMock.mockResolvedValue(json(409, { code: 'confirmed_booking_exists', message: 'server words' }));
+    toastDeleteError(await failureOf(`/requests/${crypto.randomUUID()}`, 'DELETE'), 'Failed to delete request');
+    await findToast('Error', 'Cancel the confirmed booking before deleting this request.');
+  });
+});

@@ -1,3 +1,4 @@
+import { LIFECYCLE_ERRORS } from '../../shared/lifecycle';
 import { MARKETPLACE_ERRORS } from '../../shared/marketplace';
 import { ApiError } from './api-client';
 import { toastApiError, toastError } from './toast';
@@ -7,24 +8,36 @@ export const TOO_OFTEN_MESSAGE = "You're doing that too often. Please wait a mom
 
 const isThrottled = (err: unknown) => err instanceof ApiError && err.code === 'too_many_requests';
 
+/** The spec's (or the lifecycle's) title and text for a stable refusal code, if it has one. */
+function knownRefusal(err: unknown): { title: string; message: string } | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  if (Object.hasOwn(MARKETPLACE_ERRORS, err.code))
+    return MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
+  if (Object.hasOwn(LIFECYCLE_ERRORS, err.code)) return LIFECYCLE_ERRORS[err.code as keyof typeof LIFECYCLE_ERRORS];
+  return undefined;
+}
+
 /**
- * Spec section 8 for failed marketplace writes (post ride, create request, accept): a server-side validation
- * failure is a 'Validation Error' toast with its first message; the marketplace's stable codes and the write
- * throttle get their own title and text; anything else is 'Error' + the message.
+ * Spec section 8 for failed marketplace writes (post ride, create request, accept, booking actions): a server-side
+ * validation failure is a 'Validation Error' toast with its first message; the marketplace's and the lifecycle's
+ * stable codes and the write throttle get their own title and text; anything else is 'Error' + the message.
  */
 export function toastMutationError(err: unknown) {
   if (err instanceof ApiError) {
     if (err.code === 'validation_error') return toastError('Validation Error', err.message);
     if (isThrottled(err)) return toastError('Error', TOO_OFTEN_MESSAGE);
-    if (err.code in MARKETPLACE_ERRORS) {
-      const known = MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
-      return toastError(known.title, known.message);
-    }
+    const known = knownRefusal(err);
+    if (known) return toastError(known.title, known.message);
   }
   toastApiError(err);
 }
 
-/** Deletes keep the spec's own failure text ('Failed to delete ride'), except when the write throttle refused. */
+/**
+ * Deletes keep the spec's own failure text ('Failed to delete ride'), except when the write throttle refused or
+ * the refusal has a stable code with its own text (a request with a confirmed booking cannot be deleted).
+ */
 export function toastDeleteError(err: unknown, failure: string) {
-  toastError('Error', isThrottled(err) ? TOO_OFTEN_MESSAGE : failure);
+  if (isThrottled(err)) return toastError('Error', TOO_OFTEN_MESSAGE);
+  const known = knownRefusal(err);
+  toastError(known?.title ?? 'Error', known?.message ?? failure);
 }

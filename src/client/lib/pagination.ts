@@ -11,8 +11,9 @@ export async function fetchPage<T extends z.ZodType>(
   item: T,
   cursor: string | null,
   signal?: AbortSignal,
+  filters: Record<string, string> = {},
 ): Promise<Page<z.output<T>>> {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  const params = new URLSearchParams({ ...filters, limit: String(PAGE_SIZE) });
   if (cursor) params.set('cursor', cursor);
   const body = await api<unknown>(`${path}?${params.toString()}`, { signal });
   return pageSchema(item).parse(body) as Page<z.output<T>>;
@@ -24,21 +25,26 @@ const cursorPaging = {
   getNextPageParam: <T>(last: Page<T>) => last.next_cursor,
 };
 
-/** The hook of one list endpoint's infinite query; `errorToast` is the spec's 'Error' toast text when a load fails. */
+/**
+ * The hook of one list endpoint's infinite query; `filters` are fixed query parameters (e.g. `role`), `errorToast`
+ * is the spec's 'Error' toast text when a load fails.
+ */
 export function listQuery<T extends z.ZodType>({
   path,
   item,
   queryKey,
+  filters,
   errorToast,
 }: {
   path: string;
   item: T;
   queryKey: readonly string[];
+  filters?: Record<string, string>;
   errorToast?: string;
 }) {
   const options = infiniteQueryOptions({
     queryKey,
-    queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal, filters),
     ...cursorPaging,
     meta: errorToast ? { errorToast } : undefined,
   });

@@ -1,6 +1,9 @@
+import type { BookingRole } from '../../shared/lifecycle';
+
 /**
  * Query keys shared across features: a mutation in one feature invalidates lists owned by another (posting a ride
- * changes the dashboard's counts), and features must not import each other's internals.
+ * changes the dashboard's counts), and features must not import each other's internals. Keys nest, so
+ * invalidating `requests` reaches every request list and request detail, `bookings` every booking list and detail.
  */
 export const queryKeys = {
   rides: ['rides'] as const,
@@ -9,7 +12,10 @@ export const queryKeys = {
   requests: ['requests'] as const,
   myRequests: ['requests', 'mine'] as const,
   browseRequests: ['requests', 'browse'] as const,
+  requestDetail: (id: string) => ['requests', 'detail', id] as const,
   bookings: ['bookings'] as const,
   myBookings: ['bookings', 'mine'] as const,
+  myBookingsAs: (role: BookingRole) => ['bookings', 'mine', role] as const,
+  bookingDetail: (id: string) => ['bookings', 'detail', id] as const,
   dashboard: ['dashboard'] as const,
 };

@@ -1,3 +1,4 @@
+import type { BookingDetail, RequestDetail } from '../../shared/lifecycle';
 import type { Booking, DeliveryRequest, Ride } from '../../shared/marketplace';
 
 let seq = 0;
@@ -48,12 +49,72 @@ export function makeBooking(over: Partial<Booking> = {}): Booking {
     request_id: uuid(),
     status: 'pending',
     created_at: '2026-01-01T10:00:00.000Z',
+    driver_name: 'Sam Lee',
     request: {
       title: 'Feed from the co-op',
       pickup_location: 'Co-op, Main St',
       delivery_location: 'Hill Farm',
       requester_name: 'Ada Field',
     },
+    ...over,
+  };
+}
+
+export const ADA = { id: '00000000-0000-4000-8000-00000000a0da', full_name: 'Ada Field' };
+export const SAM = { id: '00000000-0000-4000-8000-000000005a11', full_name: 'Sam Lee' };
+
+/** A pending booking seen by its driver (Sam Lee) on Ada Field's request. */
+export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDetail {
+  return {
+    id: uuid(),
+    status: 'pending',
+    created_at: '2026-05-01T10:00:00.000Z',
+    my_role: 'driver',
+    request: {
+      id: uuid(),
+      title: 'Feed sacks',
+      description: 'Two bags of chicken feed',
+      pickup_location: 'Co-op, Main St',
+      delivery_location: 'Hill Farm',
+      needed_by_date: '2099-07-04',
+      compensation: '12.50',
+      status: 'open',
+    },
+    driver: SAM,
+    requester: ADA,
+    events: [
+      {
+        id: 'e1',
+        type: 'offered',
+        at: '2026-05-01T10:00:00.000Z',
+        actor: { ...SAM, role: 'driver' },
+        reason: null,
+        details: null,
+      },
+    ],
+    actions: ['withdraw'],
+    picked_up_at: null,
+    delivery_code: null,
+    has_photo: false,
+    cancellation: null,
+    ...over,
+  };
+}
+
+/** Ada Field's open request, as its owner sees it. */
+export function makeRequestDetail(over: Partial<RequestDetail> = {}): RequestDetail {
+  return {
+    id: uuid(),
+    title: 'Feed sacks',
+    description: 'Two bags of chicken feed',
+    pickup_location: 'Co-op, Main St',
+    delivery_location: 'Hill Farm',
+    needed_by_date: null,
+    compensation: null,
+    status: 'open',
+    created_at: '2026-05-01T09:00:00.000Z',
+    offers: [],
+    booking: null,
     ...over,
   };
 }

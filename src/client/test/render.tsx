@@ -7,8 +7,11 @@ import { vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';
 import { Toaster } from '@/components/ui/toaster';
 
-/** Renders with the app's real QueryClient setup (incl. the error-toast cache), a router and the toaster. */
-export function renderWithProviders(ui: React.ReactElement) {
+/**
+ * Renders with the app's real QueryClient setup (incl. the error-toast cache), a router (at `route`, default '/')
+ * and the toaster.
+ */
+export function renderWithProviders(ui: React.ReactElement, { route = '/' }: { route?: string } = {}) {
   // sonner keeps toasts in a module-level store that a new <Toaster> replays; start each test without them.
   toast.dismiss();
   const client = createQueryClient();
@@ -17,17 +20,25 @@ export function renderWithProviders(ui: React.ReactElement) {
     client,
     ...render(
       <QueryClientProvider client={client}>
-        <MemoryRouter>{ui}</MemoryRouter>
+        <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
         <Toaster />
       </QueryClientProvider>,
     ),
   };
 }
 
+/** A recorded request body: JSON parsed, FormData as a plain object of its entries (files stay File). */
+function bodyOf(body: RequestInit['body'] | undefined): unknown {
+  if (!body) return undefined;
+  if (body instanceof FormData) return Object.fromEntries(body.entries());
+  return JSON.parse(String(body));
+}
+
 interface StubCall {
   method: string;
   path: string;
   body: unknown;
+  headers: Headers;
 }
 
 /**
@@ -40,7 +51,12 @@ export function stubApi(routes: Record<string, (call: StubCall) => { status?: nu
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '');
-    const call = { method, path: `${path}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    const call = {
+      method,
+      path: `${path}${url.search}`,
+      body: bodyOf(init?.body),
+      headers: new Headers(init?.headers),
+    };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     const { status = 200, body } = handler

@@ -70,7 +70,7 @@ describe.skipIf(!realPostgres)(
         }
         const rows = await ctx.database.db.select().from(bookings).where(eq(bookings.requestId, req.id));
         expect(rows).toHaveLength(accepts.filter((a) => a.status === 201).length);
-        expect(rows.every((r) => r.status === 'cancelled')).toBe(true);
+        expect(rows.every((r) => r.status === 'declined')).toBe(true);
       }
     });
   },

@@ -1,14 +1,19 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { aliasedTable, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { User } from '../../shared/auth';
+import type { BookingRole } from '../../shared/lifecycle';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
-import { DomainError } from '../core/domain-error';
 import type { BookingStatus } from '../../shared/statuses';
-import { isUniqueViolation } from '../db/errors';
+import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { bookings, deliveryRequests, profiles } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { bookingEvents, bookings, deliveryRequests, profiles } from '../db/schema';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
+
+const driverProfile = aliasedTable(profiles, 'driver_profile');
+const requesterProfile = aliasedTable(profiles, 'requester_profile');
 
 function refusal(code: keyof typeof MARKETPLACE_ERRORS) {
   return new DomainError(code, MARKETPLACE_ERRORS[code].message);
@@ -19,6 +24,7 @@ interface BookingRow {
   requestId: string;
   status: string;
   createdAt: Date;
+  driverName: string;
   title: string;
   pickupLocation: string;
   deliveryLocation: string;
@@ -32,6 +38,7 @@ function toBooking(row: BookingRow): Booking {
     // The column's CHECK is built from the same list (src/shared/statuses.ts), so no other value can be stored.
     status: row.status as BookingStatus,
     created_at: row.createdAt.toISOString(),
+    driver_name: row.driverName,
     request: {
       title: row.title,
       pickup_location: row.pickupLocation,
@@ -44,11 +51,13 @@ function toBooking(row: BookingRow): Booking {
 export function createBookingService(db: Db) {
   /**
    * Accept a request as the given driver, in one transaction: the request is re-read with a share lock, so a
-   * concurrent delete (which updates the row) waits for this accept or makes it see 'deleted'. Several drivers
-   * may hold the share lock at once; the unique (request, driver) index settles a driver accepting twice.
-   * The request stays 'open' (docs/decisions/006-accept-keeps-request-open.md).
+   * concurrent delete or choose (which lock it FOR UPDATE) either waits for this accept, and then declines the new
+   * offer with the others, or makes it see that the request is no longer 'open'. Several drivers may hold the share
+   * lock at once; the partial unique (request, driver) index over live bookings settles a driver accepting twice.
+   * The request stays 'open' (docs/decisions/006-accept-keeps-request-open.md) and the timeline starts with
+   * 'offered'.
    */
-  async function accept(driverId: string, requestId: string): Promise<Booking> {
+  async function accept(driver: Pick<User, 'id' | 'full_name'>, requestId: string): Promise<Booking> {
     try {
       return await db.transaction(async (tx) => {
         const [request] = await tx
@@ -65,13 +74,22 @@ export function createBookingService(db: Db) {
           .where(eq(deliveryRequests.id, requestId))
           .for('share', { of: deliveryRequests });
         if (!request || request.status !== 'open') throw refusal('request_unavailable');
-        if (request.userId === driverId) throw refusal('own_request');
+        if (request.userId === driver.id) throw refusal('own_request');
         const [booking] = await tx
           .insert(bookings)
-          .values({ requestId, driverId, status: 'pending' })
+          .values({ requestId, driverId: driver.id, requesterId: request.userId, status: 'pending' })
           .returning({ id: bookings.id, status: bookings.status, createdAt: bookings.createdAt });
         if (!booking) throw new Error('insert returned no row');
-        return toBooking({ ...request, ...booking, requestId });
+        await tx.insert(bookingEvents).values({
+          bookingId: booking.id,
+          driverId: driver.id,
+          requesterId: request.userId,
+          actorId: driver.id,
+          type: 'offered',
+          fromStatus: null,
+          toStatus: 'pending',
+        });
+        return toBooking({ ...request, ...booking, requestId, driverName: driver.full_name });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw refusal('already_accepted');
@@ -79,35 +97,46 @@ export function createBookingService(db: Db) {
     }
   }
 
-  const mine = keysetList({
-    name: 'bookings_mine',
-    from: () =>
-      db
-        .select({
-          id: bookings.id,
-          requestId: bookings.requestId,
-          status: bookings.status,
-          createdAt: bookings.createdAt,
-          title: deliveryRequests.title,
-          pickupLocation: deliveryRequests.pickupLocation,
-          deliveryLocation: deliveryRequests.deliveryLocation,
-          requesterName: profiles.fullName,
-        })
-        .from(bookings)
-        .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
-        .$dynamic(),
-    filter: sql`${bookings.driverId} = ${sql.placeholder('driverId')}`,
-    after: sql`(${bookings.createdAt}, ${bookings.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`,
-    orderBy: [desc(bookings.createdAt), desc(bookings.id)],
-    cursor: bookingCursor,
-    bind: ([at, id]) => ({ at, id }),
-    sortKey: (r) => [r.createdAt.toISOString(), r.id],
-  });
+  const listOf = (name: string, party: typeof bookings.driverId | typeof bookings.requesterId) =>
+    keysetList({
+      name,
+      from: () =>
+        db
+          .select({
+            id: bookings.id,
+            requestId: bookings.requestId,
+            status: bookings.status,
+            createdAt: bookings.createdAt,
+            driverName: driverProfile.fullName,
+            title: deliveryRequests.title,
+            pickupLocation: deliveryRequests.pickupLocation,
+            deliveryLocation: deliveryRequests.deliveryLocation,
+            requesterName: requesterProfile.fullName,
+          })
+          .from(bookings)
+          .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+          .innerJoin(driverProfile, eq(driverProfile.userId, bookings.driverId))
+          .innerJoin(requesterProfile, eq(requesterProfile.userId, bookings.requesterId))
+          .$dynamic(),
+      filter: sql`${party} = ${sql.placeholder('userId')}`,
+      after: sql`(${bookings.createdAt}, ${bookings.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`,
+      orderBy: [desc(bookings.createdAt), desc(bookings.id)],
+      cursor: bookingCursor,
+      bind: ([at, id]) => ({ at, id }),
+      sortKey: (r) => [r.createdAt.toISOString(), r.id],
+    });
+  // Each over its own (party, created_at, id) index.
+  const lists: Record<BookingRole, ReturnType<typeof listOf>> = {
+    driver: listOf('bookings_mine', bookings.driverId),
+    requester: listOf('bookings_on_my_requests', bookings.requesterId),
+  };
 
-  /** Bookings where the user is the driver, newest first, with the request and its requester. */
-  async function listMine(driverId: string, page: PageRequest): Promise<Page<Booking>> {
-    return mine({ driverId }, page, toBooking);
+  /**
+   * My Bookings, newest first, with the request, its requester and the driver: 'As driver' (I drive) or
+   * 'As requester' (offers and bookings on my requests).
+   */
+  async function listMine(userId: string, page: PageRequest, role: BookingRole = 'driver'): Promise<Page<Booking>> {
+    return lists[role]({ userId }, page, toBooking);
   }
 
   return { accept, listMine };

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../shared/errors';
 export type DomainErrorCode = Exclude<ErrorCode, 'internal_error'>;
 
 export interface DomainErrorDetails {
-  /** When a refused attempt may be tried again, in seconds (`too_many_requests`). */
+  /** When a refused attempt may be tried again, in seconds (`too_many_requests`, `delivery_code_locked`). */
   retryAfterSeconds?: number;
 }
 

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Booking, Dashboard, DeliveryRequest, Ride } from '../../shared/marketplace';
 import { bookings, deliveryRequests, rides } from '../db/schema';
 import { setupTestApp } from '../test/harness';
+import { lifecycleHelpers } from '../test/lifecycle';
 import { FUTURE, requestBody, rideBody, tick } from '../test/marketplace';
 
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+const { act, complete, confirmed } = lifecycleHelpers(call, signUpAndIn);
 
 describe('GET /dashboard', () => {
   it('shows zeros and no activity to a new user', async () => {
@@ -13,7 +15,7 @@ describe('GET /dashboard', () => {
     const res = await call<Dashboard>('GET', '/dashboard', { cookie: a.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      stats: { active_rides: 0, open_requests: 0, total_bookings: 0, completed: 0 },
+      stats: { active_rides: 0, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
       activity: [],
     });
   });
@@ -60,7 +62,13 @@ describe('GET /dashboard', () => {
 
     const res = await call<Dashboard>('GET', '/dashboard', { cookie: ann.token });
     expect(res.status).toBe(200);
-    expect(res.body.stats).toEqual({ active_rides: 1, open_requests: 1, total_bookings: 3, completed: 1 });
+    expect(res.body.stats).toEqual({
+      active_rides: 1,
+      open_requests: 1,
+      total_bookings: 3,
+      bookings_as_driver: 1,
+      completed: 1,
+    });
     // Data only: the client words each event.
     expect(res.body.activity.slice(0, 5).map(({ id: _id, at: _at, ...event }) => event)).toEqual([
       { type: 'request_accepted', title: 'Closed one', driver_name: 'Cat Hill' },
@@ -76,7 +84,13 @@ describe('GET /dashboard', () => {
 
     // Bob sees his own side only.
     const bobView = await call<Dashboard>('GET', '/dashboard', { cookie: bob.token });
-    expect(bobView.body.stats).toEqual({ active_rides: 1, open_requests: 0, total_bookings: 1, completed: 0 });
+    expect(bobView.body.stats).toEqual({
+      active_rides: 1,
+      open_requests: 0,
+      total_bookings: 1,
+      bookings_as_driver: 1,
+      completed: 0,
+    });
     expect(bobView.body.activity[0]).toMatchObject({
       type: 'booking_made',
       title: 'Feed',
@@ -106,6 +120,45 @@ describe('GET /dashboard', () => {
   });
 });
 
+describe('GET /dashboard in the booking lifecycle', () => {
+  const lifecycle = (d: Dashboard) =>
+    d.activity.flatMap((a) =>
+      a.type === 'booking_event' ? [[a.event, a.actor_name, a.mine, a.my_role, a.title] as const] : [],
+    );
+
+  it('both people count the booking and its completion; Recent Activity tells each their side of every step', async () => {
+    const c = await confirmed(2, 'Feed sacks');
+    await tick();
+    await act(c.driver.token, c.bookingId, 'pickup');
+    await tick();
+    expect((await complete(c.driver.token, c.bookingId, c.code)).status).toBe(200);
+
+    const driver = (await call<Dashboard>('GET', '/dashboard', { cookie: c.driver.token })).body;
+    const requester = (await call<Dashboard>('GET', '/dashboard', { cookie: c.requester.token })).body;
+    expect(driver.stats).toMatchObject({ total_bookings: 1, completed: 1 });
+    expect(requester.stats).toMatchObject({ total_bookings: 2, bookings_as_driver: 0, completed: 1, open_requests: 0 });
+
+    expect(lifecycle(driver)).toEqual([
+      ['completed', 'Driver 1', true, 'driver', 'Feed sacks'],
+      ['picked_up', 'Driver 1', true, 'driver', 'Feed sacks'],
+      ['chosen', 'Ana Diaz', false, 'driver', 'Feed sacks'],
+    ]);
+    expect(lifecycle(requester)).toEqual([
+      ['completed', 'Driver 1', false, 'requester', 'Feed sacks'],
+      ['picked_up', 'Driver 1', false, 'requester', 'Feed sacks'],
+      ['chosen', 'Ana Diaz', true, 'requester', 'Feed sacks'],
+    ]);
+    const chosen = driver.activity.find((a) => a.type === 'booking_event' && a.event === 'chosen');
+    expect(chosen).toMatchObject({ booking_id: c.bookingId, id: expect.stringMatching(/^booking_event:\d+$/) });
+    // The declined driver hears that another was chosen (no actor); the requester is not told that once per offer.
+    const other = (await call<Dashboard>('GET', '/dashboard', { cookie: c.drivers[1]!.token })).body;
+    expect(lifecycle(other)).toEqual([['other_chosen', null, false, 'driver', 'Feed sacks']]);
+    expect(other.stats).toMatchObject({ total_bookings: 1, completed: 0 });
+    const times = requester.activity.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});
+
 describe('OpenAPI document', () => {
   it('describes every marketplace endpoint', async () => {
     const res = await call<{ paths: Record<string, Record<string, unknown>> }>('GET', '/openapi.json');
@@ -125,6 +178,16 @@ describe('OpenAPI document', () => {
         'DELETE /requests/{id}',
         'GET /bookings/mine',
         'POST /bookings',
+        'GET /requests/{id}',
+        'GET /bookings/{id}',
+        'GET /bookings/{id}/photo',
+        'POST /bookings/{id}/choose',
+        'POST /bookings/{id}/decline',
+        'POST /bookings/{id}/withdraw',
+        'POST /bookings/{id}/cancel',
+        'POST /bookings/{id}/pickup',
+        'POST /bookings/{id}/complete',
+        'POST /bookings/{id}/receive',
         'GET /dashboard',
       ]),
     );

@@ -14,8 +14,10 @@ export async function createPool(url: string, opts: { max: number; prepare: bool
     ...(opts.prepare
       ? {
           // Named prepared statements (the marketplace lists) keep one plan per connection instead of being
-          // re-planned on every call; their index range scans do not depend on the parameter values. Unnamed
-          // queries are planned per call as always. See docs/decisions/008-api-throughput.md.
+          // re-planned on every call; their index range scans do not depend on the parameter values. The setting
+          // holds for unnamed parameterised queries too: they get a generic plan as well, so a status that must
+          // match a partial index's predicate is written as a literal, never as a parameter. See
+          // docs/decisions/008-api-throughput.md and 016-booking-lifecycle.md.
           options: '-c plan_cache_mode=force_generic_plan',
         }
       : { Client: unnamedStatementClient(pg.Client) }),

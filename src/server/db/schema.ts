@@ -1,6 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, pgTable, text, time, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { CONTACT_LIMITS } from '../../shared/contact';
+import { bookingEventTypeSchema, CANCEL_DETAILS_MAX, CANCEL_REASONS, PHOTO_MAX_BYTES } from '../../shared/lifecycle';
 import { LIMITS } from '../../shared/limits';
 import { COMPENSATION_MAX_CENTS } from '../../shared/money';
 import { BOOKING_STATUSES, REQUEST_STATUSES, RIDE_STATUSES } from '../../shared/statuses';
@@ -142,6 +156,9 @@ export const deliveryRequests = pgTable(
   ],
 );
 
+/** Bookings a driver still holds on a request: an offer, the chosen one, or the delivered one. */
+export const LIVE_BOOKING_STATUSES = ['pending', 'confirmed', 'completed'] as const;
+
 export const bookings = pgTable(
   'bookings',
   {
@@ -152,15 +169,125 @@ export const bookings = pgTable(
     driverId: uuid('driver_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The request's owner, copied when the driver offers (a request never changes hands), so 'As requester' and
+     * the dashboard read one index instead of joining every booking to its request.
+     */
+    requesterId: uuid('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     status: text('status').notNull().default('pending'),
+    /** The 6-digit handoff code: set when the booking is confirmed, cleared when it leaves 'confirmed'. */
+    deliveryCode: text('delivery_code'),
+    pickedUpAt: timestamp('picked_up_at', { withTimezone: true, precision: 3 }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
-    // One accept per driver and request: a second insert fails with 23505 -> 'already_accepted'.
-    uniqueIndex('bookings_request_driver_key').on(t.requestId, t.driverId),
-    // My Bookings, newest first.
+    // One live booking per driver and request: a second offer fails with 23505 -> 'already_accepted'. A driver
+    // whose earlier offer was declined or cancelled may offer again once the request is open again.
+    uniqueIndex('bookings_request_driver_live_key')
+      .on(t.requestId, t.driverId)
+      .where(oneOf(t.status, LIVE_BOOKING_STATUSES)),
+    // At most one chosen driver per request, whatever the code does: the last guard of 'choose'.
+    uniqueIndex('bookings_request_chosen_key')
+      .on(t.requestId)
+      .where(oneOf(t.status, ['confirmed', 'completed'])),
+    // Every booking of a request, whatever its status: a request's offers, and the cascade when a request goes.
+    // (The pool plans with generic plans, where a status given as a parameter cannot pick a partial index.)
+    index('bookings_request_idx').on(t.requestId),
+    // My Bookings, newest first: as driver, and as requester.
     index('bookings_driver_created_idx').on(t.driverId, t.createdAt, t.id),
+    index('bookings_requester_created_idx').on(t.requesterId, t.createdAt, t.id),
     check('bookings_status_check', oneOf(t.status, BOOKING_STATUSES)),
+    check('bookings_delivery_code_format', sql`${t.deliveryCode} ~ '^[0-9]{6}$'`),
+    check('bookings_delivery_code_while_confirmed', sql`(${t.deliveryCode} is not null) = (${t.status} = 'confirmed')`),
+    check(
+      'bookings_picked_up_after_confirm',
+      sql`${t.pickedUpAt} is null or ${oneOf(t.status, ['confirmed', 'completed', 'cancelled'])}`,
+    ),
+    check('bookings_not_own_request', sql`${t.driverId} <> ${t.requesterId}`),
+  ],
+);
+
+/**
+ * Every step of every booking, appended in the transaction that made it (src/server/bookings/lifecycle.ts): the
+ * timeline, Recent Activity and later notifications read history here and nowhere else. The booking's two
+ * people are copied onto each row so 'my latest events' is one index range per role.
+ */
+export const bookingEvents = pgTable(
+  'booking_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: uuid('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who acted; null when the system did (another offer was chosen). */
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    type: text('type').notNull(),
+    /** Null for 'offered' (the booking did not exist before). */
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    reason: text('reason'),
+    details: text('details'),
+    // The statement's clock, not the transaction's start: a step that waited on a lock sorts after the one it waited for.
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (t) => [
+    index('booking_events_booking_idx').on(t.bookingId, t.createdAt, t.id),
+    // Recent Activity (dashboard/service.ts): the steps each person sees, newest first. Offers are shown from
+    // the bookings themselves; the requester is not told once per declined offer what they did once.
+    index('booking_events_driver_activity_idx')
+      .on(t.driverId, t.createdAt, t.id)
+      .where(sql`${t.type} <> 'offered'`),
+    index('booking_events_requester_activity_idx')
+      .on(t.requesterId, t.createdAt, t.id)
+      .where(sql`${t.type} not in ('offered', 'other_chosen', 'request_withdrawn')`),
+    check('booking_events_type_check', oneOf(t.type, bookingEventTypeSchema.options)),
+    check('booking_events_from_check', oneOf(t.fromStatus, BOOKING_STATUSES)),
+    check('booking_events_to_check', oneOf(t.toStatus, BOOKING_STATUSES)),
+    check('booking_events_reason_check', oneOf(t.reason, Object.keys(CANCEL_REASONS))),
+    check('booking_events_reason_when_cancelled', sql`(${t.type} = 'cancelled') = (${t.reason} is not null)`),
+    check('booking_events_details_length', lengthAtMost(t.details, CANCEL_DETAILS_MAX)),
+    check('booking_events_details_with_reason', sql`${t.details} is null or ${t.reason} is not null`),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  // node-postgres answers a Buffer, PGlite a Uint8Array.
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/** Longest side of a stored handoff photo, in pixels (bookings/photo.ts re-encodes to fit). */
+export const PHOTO_MAX_SIDE = 1600;
+
+/**
+ * The optional handoff photo, re-encoded to WebP without metadata. In the database, so every instance serves it
+ * and it goes with the booking's backups and deletion.
+ */
+export const bookingPhotos = pgTable(
+  'booking_photos',
+  {
+    bookingId: uuid('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    image: bytea('image').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('booking_photos_size', sql`octet_length(${t.image}) between 1 and ${sql.raw(String(PHOTO_MAX_BYTES))}`),
+    check('booking_photos_width', sql`${t.width} between 1 and ${sql.raw(String(PHOTO_MAX_SIDE))}`),
+    check('booking_photos_height', sql`${t.height} between 1 and ${sql.raw(String(PHOTO_MAX_SIDE))}`),
   ],
 );
 

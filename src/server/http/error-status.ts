@@ -28,6 +28,13 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   request_unavailable: { status: 409 },
   already_accepted: { status: 409 },
   own_request: { status: 409 },
+  // The booking is no longer in the state the action needs, or the caller's role may not take it.
+  booking_state_changed: { status: 409 },
+  confirmed_booking_exists: { status: 409 },
+  // Well-formed, but not the booking's code: the request was understood and refused.
+  wrong_delivery_code: { status: 422 },
+  delivery_code_locked: { status: 429, headers: retryAfter },
+  invalid_image: { status: 400 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },

@@ -32,6 +32,8 @@ export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.Z
   item: Item;
   notFoundMessage: string;
   describe: { mine: string; browse: string; created: string; deleted: string };
+  /** DELETE may be refused with 409 (a request with a confirmed booking). */
+  deleteMayConflict?: boolean;
 }
 
 /**
@@ -72,7 +74,10 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
     tags: [spec.tag],
     middleware: [throttle],
     request: { params: idParamSchema },
-    responses: { 204: { description: spec.describe.deleted }, ...errorResponses(401, 403, 404, 429) },
+    responses: {
+      204: { description: spec.describe.deleted },
+      ...errorResponses(...([401, 403, 404, 429] as const), ...(spec.deleteMayConflict ? ([409] as const) : [])),
+    },
   });
 
   const router = createRouter();

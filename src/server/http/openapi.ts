@@ -13,6 +13,8 @@ const descriptions: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Body too large',
+  415: 'Unsupported body type',
+  422: 'Understood but refused (e.g. a wrong delivery code)',
   429: 'Too many attempts; see Retry-After',
 };
 

@@ -25,9 +25,9 @@ const byRideOrder = (a: Ride, b: Ride) =>
 const newestFirst = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
   b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
 
-function pager<T>(path: string, token: string, limit?: number) {
+function pager<T>(path: string, token: string, limit?: number, extra: Record<string, string> = {}) {
   return (cursor: string | null) => {
-    const qs = new URLSearchParams();
+    const qs = new URLSearchParams(extra);
     if (limit) qs.set('limit', String(limit));
     if (cursor) qs.set('cursor', cursor);
     return call<PageBody<T>>('GET', `${path}?${qs}`, { cookie: token });
@@ -93,6 +93,7 @@ describe('keyset pagination', () => {
       requestRows.slice(0, 33).map((r, i) => ({
         requestId: r.id,
         driverId: driver.user.id,
+        requesterId: a.user.id,
         createdAt: INSTANTS[i % INSTANTS.length],
       })),
     );
@@ -108,6 +109,12 @@ describe('keyset pagination', () => {
     const booked = await collectPages(pager<Booking>('/bookings/mine', driver.token, 4));
     expect(booked.items).toHaveLength(33);
     expectSameOrdered(booked.items, newestFirst);
+
+    // The same bookings from the requester's side ('As requester'), over its own index.
+    const received = await collectPages(pager<Booking>('/bookings/mine', a.token, 4, { role: 'requester' }));
+    expect(received.items.map((b) => b.id)).toEqual(booked.items.map((b) => b.id));
+    const asDriver = await call<PageBody<Booking>>('GET', '/bookings/mine?role=driver', { cookie: a.token });
+    expect(asDriver.body).toEqual({ items: [], next_cursor: null });
   });
 
   it('never repeats or skips a row when rows are added between pages', async () => {

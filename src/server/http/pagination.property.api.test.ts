@@ -42,9 +42,26 @@ beforeAll(async () => {
       })),
     )
     .returning({ id: deliveryRequests.id });
+  // The user drives for someone else (a driver never books their own request), and receives offers from them.
+  const other = await signUpAndIn();
+  const theirs = await ctx.database.db
+    .insert(deliveryRequests)
+    .values(
+      [0, 1].map((i) => ({
+        userId: other.user.id,
+        title: `o${i}`,
+        description: 'd',
+        pickupLocation: 'p',
+        deliveryLocation: 'q',
+      })),
+    )
+    .returning({ id: deliveryRequests.id });
   await ctx.database.db
     .insert(bookings)
-    .values(requestRows.slice(0, 2).map((r) => ({ requestId: r.id, driverId: user.user.id })));
+    .values([
+      ...theirs.map((r) => ({ requestId: r.id, driverId: user.user.id, requesterId: other.user.id })),
+      ...requestRows.slice(0, 2).map((r) => ({ requestId: r.id, driverId: other.user.id, requesterId: user.user.id })),
+    ]);
 
   // Every GET that takes a cursor is a list; the document's paths may or may not carry the /api prefix.
   const doc = await call<OpenApiDoc>('GET', '/openapi.json');

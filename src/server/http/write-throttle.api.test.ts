@@ -82,6 +82,33 @@ describe('per-user write throttle', () => {
     expect((await call('GET', '/rides/mine', { cookie: driver.token })).status).toBe(200);
   });
 
+  it('counts every booking lifecycle action with the other writes, and a refused one changes nothing', async () => {
+    const owner = await signUpAndIn();
+    const drivers = [await signUpAndIn(), await signUpAndIn(), await signUpAndIn()];
+    const req = (await postRequest(owner.token)).body.id; // owner: 1 write
+    const offers: string[] = [];
+    for (const d of drivers)
+      offers.push(
+        (await call<{ id: string }>('POST', '/bookings', { cookie: d.token, body: { request_id: req } })).body.id,
+      );
+    expect((await call('POST', `/bookings/${offers[0]}/decline`, { cookie: owner.token, body: {} })).status).toBe(200);
+    expect((await call('POST', `/bookings/${offers[1]}/decline`, { cookie: owner.token, body: {} })).status).toBe(200);
+    expectThrottled(await call('POST', `/bookings/${offers[2]}/choose`, { cookie: owner.token, body: {} }));
+    const [kept] = await ctx.database.db.select().from(bookings).where(eq(bookings.id, offers[2]!));
+    expect(kept?.status).toBe('pending');
+    // Reading the booking is not a write.
+    expect((await call('GET', `/bookings/${offers[2]}`, { cookie: owner.token })).status).toBe(200);
+    // The driver's allowance is their own: withdraw, cancel and complete count the same way.
+    const form = new FormData();
+    form.set('code', '123456');
+    const d = drivers[2]!;
+    expect((await call('POST', `/bookings/${offers[2]}/withdraw`, { cookie: d.token, body: {} })).status).toBe(200);
+    expect(
+      (await call('POST', `/bookings/${offers[2]}/cancel`, { cookie: d.token, body: { reason: 'other' } })).status,
+    ).toBe(409);
+    expectThrottled(await call('POST', `/bookings/${offers[2]}/complete`, { cookie: d.token, form }));
+  });
+
   it('asks for a session before counting anything', async () => {
     expect((await call('POST', '/rides', { body: rideBody() })).status).toBe(401);
   });

@@ -149,7 +149,7 @@ describe('GET /requests/mine and /requests/browse', () => {
 });
 
 describe('DELETE /requests/:id', () => {
-  it('removes my request from every list and keeps accepted bookings visible to drivers as cancelled', async () => {
+  it('removes my request from every list and keeps pending offers visible to their drivers as declined', async () => {
     const a = await signUpAndIn('Ann Owner');
     const driver = await signUpAndIn('Dan Driver');
     const req = await call<DeliveryRequest>('POST', '/requests', { cookie: a.token, body: requestBody() });
@@ -167,7 +167,7 @@ describe('DELETE /requests/:id', () => {
     expect(bookingsOfDriver.body.items).toEqual([
       {
         ...accepted.body,
-        status: 'cancelled',
+        status: 'declined',
       },
     ]);
     expect(bookingsOfDriver.body.items[0]?.request).toEqual({

@@ -1,11 +1,16 @@
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { LIFECYCLE_ERRORS, type RequestDetail } from '../../shared/lifecycle';
 import type { DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, toCents } from '../../shared/money';
 import type { RequestStatus } from '../../shared/statuses';
+import { declinePendingOffers } from '../bookings';
+import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+
+export const REQUEST_NOT_FOUND = 'Request not found.';
 
 interface RequestFields {
   title: string;
@@ -45,6 +50,7 @@ interface RequestRow {
   createdAt: Date;
   requesterName: string;
   acceptedByMe?: boolean;
+  offerCount?: number;
 }
 
 function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
@@ -62,8 +68,15 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     requester_name: row.requesterName,
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
+    ...(row.offerCount === undefined ? {} : { offer_count: row.offerCount }),
   };
 }
+
+const fields = (row: RequestRow) => {
+  const { id, title, description, pickup_location, delivery_location, needed_by_date, compensation, status } =
+    toRequest(row, row.userId);
+  return { id, title, description, pickup_location, delivery_location, needed_by_date, compensation, status };
+};
 
 const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as const;
 
@@ -78,20 +91,24 @@ export function createRequestService(db: Db) {
     bind: ([at, id]: [string, string]) => ({ at, id }),
     sortKey,
   };
+  // Pending offers per request on the page: one probe of the partial (request_id, driver_id) index each. Only the
+  // owner's list counts them; browse stays as cheap as it was.
+  const offerCount = sql<number>`(select count(*)::int from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.status} = 'pending')`;
   // Soft-deleted requests are gone for their owner too (docs/decisions/005-request-soft-delete.md).
   const mine = keysetList({
     name: 'requests_mine',
     from: () =>
       db
-        .select(columns)
+        .select({ ...columns, offerCount })
         .from(deliveryRequests)
         .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
         .$dynamic(),
     filter: sql`${deliveryRequests.userId} = ${sql.placeholder('userId')} and ${deliveryRequests.status} <> 'deleted'`,
     ...newestFirst,
   });
-  // One probe of the unique (request_id, driver_id) index per row on the page.
-  const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')})`;
+  // One probe of the partial unique (request_id, driver_id) index per row on the page: an offer of mine that is
+  // still live. A declined or withdrawn one does not count, so that driver may offer again.
+  const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')} and ${bookings.status} in ('pending', 'confirmed', 'completed'))`;
   const open = keysetList({
     name: 'requests_browse',
     from: () =>
@@ -131,30 +148,82 @@ export function createRequestService(db: Db) {
   }
 
   /**
-   * Soft delete (docs/decisions/005-request-soft-delete.md): the request leaves every list, and the bookings
-   * drivers made for it stay visible to them as 'cancelled'. One transaction, so a driver never sees one half.
-   * Returns false when the user has no such request (unknown, another user's, or already deleted).
+   * The owner's view of one request (`GET /requests/:id`): its pending offers, oldest first, and the chosen
+   * booking if any. Anyone else, or a deleted request, is 404.
+   */
+  async function detail(userId: string, id: string): Promise<RequestDetail> {
+    const [row] = await db
+      .select(columns)
+      .from(deliveryRequests)
+      .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+      .where(
+        and(eq(deliveryRequests.id, id), eq(deliveryRequests.userId, userId), ne(deliveryRequests.status, 'deleted')),
+      );
+    if (!row) throw notFound(REQUEST_NOT_FOUND);
+    const live = await db
+      .select({
+        id: bookings.id,
+        status: bookings.status,
+        createdAt: bookings.createdAt,
+        driverId: bookings.driverId,
+        driverName: profiles.fullName,
+      })
+      .from(bookings)
+      .innerJoin(profiles, eq(profiles.userId, bookings.driverId))
+      .where(and(eq(bookings.requestId, id), sql`${bookings.status} in ('pending', 'confirmed', 'completed')`))
+      .orderBy(asc(bookings.createdAt), asc(bookings.id));
+    const chosen = live.find((b) => b.status !== 'pending');
+    return {
+      ...fields(row),
+      created_at: row.createdAt.toISOString(),
+      offers: live
+        .filter((b) => b.status === 'pending')
+        .map((b) => ({
+          booking_id: b.id,
+          driver: { id: b.driverId, full_name: b.driverName },
+          offered_at: b.createdAt.toISOString(),
+        })),
+      booking: chosen
+        ? {
+            id: chosen.id,
+            status: chosen.status as 'confirmed' | 'completed',
+            driver: { id: chosen.driverId, full_name: chosen.driverName },
+          }
+        : null,
+    };
+  }
+
+  /**
+   * Soft delete (docs/decisions/005-request-soft-delete.md): the request leaves every list. Refused while a driver
+   * is chosen (cancel that booking first): the request row is locked FOR UPDATE, as choose and cancel lock it, so
+   * no booking is confirmed or cancelled meanwhile. Its pending offers are declined (event `request_withdrawn`)
+   * and stay visible to their drivers; a completed booking keeps its history. One transaction, so a driver never
+   * sees one half. Returns false when the user has no such request (unknown, another user's, or already deleted).
    */
   async function remove(userId: string, id: string): Promise<boolean> {
     return db.transaction(async (tx) => {
-      const deleted = await tx
-        .update(deliveryRequests)
-        .set({ status: 'deleted' })
+      const [request] = await tx
+        .select({ id: deliveryRequests.id })
+        .from(deliveryRequests)
         .where(
           and(eq(deliveryRequests.id, id), eq(deliveryRequests.userId, userId), ne(deliveryRequests.status, 'deleted')),
         )
-        .returning({ id: deliveryRequests.id });
-      if (!deleted.length) return false;
-      // Completed bookings keep their history; everything still in progress is cancelled.
-      await tx
-        .update(bookings)
-        .set({ status: 'cancelled' })
-        .where(and(eq(bookings.requestId, id), inArray(bookings.status, ['pending', 'confirmed'])));
+        .for('update');
+      if (!request) return false;
+      const [confirmed] = await tx
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(eq(bookings.requestId, id), sql`${bookings.status} = 'confirmed'`))
+        .limit(1);
+      if (confirmed)
+        throw new DomainError('confirmed_booking_exists', LIFECYCLE_ERRORS.confirmed_booking_exists.message);
+      await tx.update(deliveryRequests).set({ status: 'deleted' }).where(eq(deliveryRequests.id, id));
+      await declinePendingOffers(tx, id, 'request_withdrawn', userId);
       return true;
     });
   }
 
-  return { listMine, browse, create, remove };
+  return { listMine, browse, create, remove, detail };
 }
 
 export type RequestService = ReturnType<typeof createRequestService>;

@@ -11,6 +11,8 @@ export interface CallOptions {
   body?: unknown;
   /** A raw body sent as is (for malformed JSON tests). */
   raw?: string;
+  /** A multipart/form-data body (file uploads); the boundary header is written by the Request. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Session token sent as the cookie a browser would send. */
   cookie?: string;
@@ -53,10 +55,11 @@ export async function callApp<T = unknown>(
   if (opts.origin !== null) headers.origin = opts.origin ?? ORIGIN;
   if (opts.cookie) headers.cookie = `rr_session=${opts.cookie}`;
   if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
-  let body: string | undefined;
-  if (opts.raw !== undefined) body = opts.raw;
+  let body: string | FormData | undefined;
+  if (opts.form !== undefined) body = opts.form;
+  else if (opts.raw !== undefined) body = opts.raw;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+  if (typeof body === 'string' && !headers['content-type']) headers['content-type'] = 'application/json';
   const res = await app.request(
     `${ORIGIN}/api${path}`,
     { method, headers, body },

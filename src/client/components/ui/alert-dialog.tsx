@@ -40,10 +40,13 @@ export function AlertDialogDescription({
   return <AlertDialogPrimitive.Description className={cn('text-muted-foreground', className)} {...props} />;
 }
 
-export function AlertDialogAction({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Action>) {
-  return (
-    <AlertDialogPrimitive.Action className={cn(buttonVariants({ variant: 'destructive' }), className)} {...props} />
-  );
+/** Destructive by default (delete); `variant="default"` for a confirmation that destroys nothing. */
+export function AlertDialogAction({
+  className,
+  variant = 'destructive',
+  ...props
+}: React.ComponentProps<typeof AlertDialogPrimitive.Action> & { variant?: 'destructive' | 'default' }) {
+  return <AlertDialogPrimitive.Action className={cn(buttonVariants({ variant }), className)} {...props} />;
 }
 
 export function AlertDialogCancel({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Cancel>) {

@@ -13,7 +13,7 @@ describe('Dashboard index', () => {
     stubApi({
       'GET /dashboard': () => ({
         body: {
-          stats: { active_rides: 3, open_requests: 2, total_bookings: 5, completed: 1 },
+          stats: { active_rides: 3, open_requests: 2, total_bookings: 5, bookings_as_driver: 5, completed: 1 },
           activity: [
             {
               id: 'a1',
@@ -53,7 +53,10 @@ describe('Dashboard index', () => {
   it("shows the spec's empty text only when there is no activity", async () => {
     stubApi({
       'GET /dashboard': () => ({
-        body: { stats: { active_rides: 0, open_requests: 0, total_bookings: 0, completed: 0 }, activity: [] },
+        body: {
+          stats: { active_rides: 0, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
+          activity: [],
+        },
       }),
     });
     renderWithProviders(<DashboardHome />);
@@ -67,7 +70,12 @@ describe('Dashboard index', () => {
       'GET /dashboard': () =>
         fail
           ? { status: 500, body: { code: 'internal_error', message: 'Down.' } }
-          : { body: { stats: { active_rides: 4, open_requests: 0, total_bookings: 0, completed: 0 }, activity: [] } },
+          : {
+              body: {
+                stats: { active_rides: 4, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
+                activity: [],
+              },
+            },
     });
     const user = userEvent.setup();
     renderWithProviders(<DashboardHome />);
@@ -77,5 +85,54 @@ describe('Dashboard index', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('stat-activeRides')).toHaveTextContent('4');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('words lifecycle steps, links each to its booking, and links the booking counts to My Bookings', async () => {
+    const bookingId = '00000000-0000-4000-8000-000000000b0c';
+    stubApi({
+      'GET /dashboard': () => ({
+        body: {
+          stats: { active_rides: 0, open_requests: 0, total_bookings: 2, bookings_as_driver: 2, completed: 1 },
+          activity: [
+            {
+              id: 'a1',
+              type: 'booking_event',
+              at: '2026-05-01T10:00:00Z',
+              event: 'chosen',
+              booking_id: bookingId,
+              title: 'Feed sacks',
+              actor_name: 'Ana Diaz',
+              mine: false,
+              my_role: 'driver',
+            },
+          ],
+        },
+      }),
+    });
+    renderWithProviders(<DashboardHome />);
+    const activity = within(await screen.findByRole('list', { name: 'Recent activity' }));
+    expect(activity.getByRole('link', { name: 'Ana Diaz chose you to deliver "Feed sacks"' })).toHaveAttribute(
+      'href',
+      `/dashboard/bookings/${bookingId}`,
+    );
+    expect(screen.getByRole('link', { name: /for Total Bookings$/ })).toHaveAttribute('href', '/dashboard/bookings');
+    expect(screen.getByRole('link', { name: /for Completed$/ })).toHaveAttribute('href', '/dashboard/bookings');
+  });
+
+  it("opens the 'As requester' tab from Total Bookings when all my bookings are on my requests", async () => {
+    stubApi({
+      'GET /dashboard': () => ({
+        body: {
+          stats: { active_rides: 0, open_requests: 1, total_bookings: 2, bookings_as_driver: 0, completed: 0 },
+          activity: [],
+        },
+      }),
+    });
+    renderWithProviders(<DashboardHome />);
+    expect(await screen.findByTestId('stat-totalBookings')).toHaveTextContent('2');
+    expect(screen.getByRole('link', { name: /for Total Bookings$/ })).toHaveAttribute(
+      'href',
+      '/dashboard/bookings?tab=requester',
+    );
   });
 });

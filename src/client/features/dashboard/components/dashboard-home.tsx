@@ -1,6 +1,8 @@
-import { Car, CheckCircle2, Package, Truck } from 'lucide-react';
+import { Car, CheckCircle2, Package, PackageCheck, Truck, XCircle, type LucideIcon } from 'lucide-react';
 import type * as React from 'react';
+import { Link } from 'react-router';
 import type { Activity } from '../../../../shared/marketplace';
+import { bookingDetailPath } from '../../../../shared/routes';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
@@ -11,16 +13,34 @@ import { DashboardOverview } from './dashboard-overview';
 
 const ICONS = { ride_posted: Car, request_created: Package, request_accepted: CheckCircle2, booking_made: Truck };
 
+/** A lifecycle step's icon: delivered, ended without a delivery, or on its way. */
+function iconOf(item: Activity): LucideIcon {
+  if (item.type !== 'booking_event') return ICONS[item.type];
+  if (item.event === 'completed' || item.event === 'received') return PackageCheck;
+  if (['declined', 'withdrawn', 'cancelled', 'other_chosen', 'request_withdrawn'].includes(item.event)) return XCircle;
+  return Truck;
+}
+
 function ActivityList({ items }: { items: Activity[] }) {
   return (
     <ul className="space-y-3" aria-label="Recent activity">
       {items.map((item) => {
-        const Icon = ICONS[item.type];
+        const Icon = iconOf(item);
+        const text = activityText(item);
         return (
           <li key={item.id} className="flex items-start gap-3">
             <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-primary" />
             <div className="min-w-0">
-              <p className="break-words">{activityText(item)}</p>
+              <p className="break-words">
+                {item.type === 'booking_event' ? (
+                  // A lifecycle step opens its booking.
+                  <Link to={bookingDetailPath(item.booking_id)} className="hover:underline">
+                    {text}
+                  </Link>
+                ) : (
+                  text
+                )}
+              </p>
               <time dateTime={item.at} className="text-sm text-muted-foreground">
                 {formatInstant(item.at)}
               </time>
@@ -40,6 +60,7 @@ export function DashboardHome() {
     activeRides: data.stats.active_rides,
     openRequests: data.stats.open_requests,
     totalBookings: data.stats.total_bookings,
+    bookingsAsDriver: data.stats.bookings_as_driver,
     completed: data.stats.completed,
   };
   const alert = dashboard.isError ? (

@@ -10,13 +10,18 @@ interface DashboardStats {
   openRequests: number;
   totalBookings: number;
   completed: number;
+  /** How many of totalBookings are as driver: when none, 'Total Bookings' opens the 'As requester' tab. */
+  bookingsAsDriver: number;
 }
 
+const REQUESTER_TAB = `${PAGE_PATHS.myBookings}?tab=requester`;
+
+/** 'Total Bookings' opens the tab where my bookings are; 'Completed' opens My Bookings. */
 const STAT_CARDS = [
   { key: 'activeRides', label: 'Active Rides', to: PAGE_PATHS.myRides },
   { key: 'openRequests', label: 'Open Requests', to: PAGE_PATHS.myRequests },
   { key: 'totalBookings', label: 'Total Bookings', to: PAGE_PATHS.myBookings },
-  { key: 'completed', label: 'Completed', to: PAGE_PATHS.dashboard },
+  { key: 'completed', label: 'Completed', to: PAGE_PATHS.myBookings },
 ] as const;
 
 /**
@@ -50,7 +55,14 @@ export function DashboardOverview({
               ) : (
                 <Skeleton className="h-9 w-12" />
               )}
-              <Link to={card.to} className="mt-2 inline-block text-sm font-medium text-primary hover:underline">
+              <Link
+                to={
+                  card.key === 'totalBookings' && stats && stats.totalBookings > 0 && stats.bookingsAsDriver === 0
+                    ? REQUESTER_TAB
+                    : card.to
+                }
+                className="mt-2 inline-block text-sm font-medium text-primary hover:underline"
+              >
                 View details →<span className="sr-only"> for {card.label}</span>
               </Link>
             </CardContent>

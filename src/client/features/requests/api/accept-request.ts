@@ -17,7 +17,7 @@ export function useAcceptRequest() {
     onSuccess: () => {
       toastSuccess('Success', 'Request accepted! Check your bookings to manage it.');
       return Promise.all([
-        // The browse card turns into 'You accepted this'.
+        // The browse card turns into a disabled 'Offer sent'.
         queryClient.invalidateQueries({ queryKey: queryKeys.requests }),
         queryClient.invalidateQueries({ queryKey: queryKeys.bookings }),
         queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),

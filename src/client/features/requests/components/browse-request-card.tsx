@@ -1,12 +1,12 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
+import { PAGE_PATHS } from '../../../../shared/routes';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
-import { PAGE_PATHS } from '../../../../shared/routes';
 
 export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
   const accept = useAcceptRequest();
@@ -25,12 +25,16 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
           // Users cannot accept their own request (the server refuses it too).
           <Badge tone="green">Your request</Badge>
         ) : request.accepted_by_me ? (
-          <p className="flex flex-wrap items-center gap-2 text-sm">
-            <Badge tone="blue">You accepted this</Badge>
-            <Link to={PAGE_PATHS.myBookings} className="font-medium text-primary underline underline-offset-4">
+          // One offer per driver and request: the server refuses a second ('Already accepted').
+          <div className="flex flex-wrap items-center gap-3">
+            <Button disabled aria-label={`Offer sent for request ${request.title}`}>
+              <Check aria-hidden />
+              Offer sent
+            </Button>
+            <Link to={PAGE_PATHS.myBookings} className="text-sm font-medium text-primary underline underline-offset-4">
               See My Bookings
             </Link>
-          </p>
+          </div>
         ) : (
           <Button
             disabled={accept.isPending}

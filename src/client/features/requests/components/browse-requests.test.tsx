@@ -38,7 +38,7 @@ describe('Browse Delivery Requests', () => {
     expect(mine.queryByRole('button')).not.toBeInTheDocument();
   });
 
-  it('a request I already accepted links to My Bookings instead of offering Accept again', async () => {
+  it("a request I already offered on shows a disabled 'Offer sent' instead of Accept", async () => {
     stubApi({
       'GET /requests/browse': () => ({
         body: { items: [makeRequest({ title: 'Already mine to carry', accepted_by_me: true })], next_cursor: null },
@@ -46,9 +46,11 @@ describe('Browse Delivery Requests', () => {
     });
     renderWithProviders(<BrowseRequests />);
     const card = within((await screen.findByRole('heading', { name: 'Already mine to carry' })).closest('li')!);
-    expect(card.getByText('You accepted this')).toBeVisible();
+    const sent = card.getByRole('button', { name: 'Offer sent for request Already mine to carry' });
+    expect(sent).toBeDisabled();
+    expect(sent).toHaveTextContent('Offer sent');
+    expect(card.queryByRole('button', { name: /Accept/ })).not.toBeInTheDocument();
     expect(card.getByRole('link', { name: 'See My Bookings' })).toHaveAttribute('href', '/dashboard/bookings');
-    expect(card.queryByRole('button')).not.toBeInTheDocument();
   });
 
   it('accepting toasts Success and sends only the request id', async () => {

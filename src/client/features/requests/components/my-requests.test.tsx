@@ -144,4 +144,52 @@ describe('My Requests', () => {
     expect(await screen.findByText('Request deleted successfully')).toBeVisible();
     expect(await screen.findByText('No requests yet. Click "Create Request" to get started!')).toBeVisible();
   });
+
+  it("each card shows its offer count, its status and a 'View' link to its page", async () => {
+    const none = makeRequest({ title: 'Nobody yet', is_own: true, offer_count: 0 });
+    const one = makeRequest({ title: 'One driver', is_own: true, offer_count: 1 });
+    const three = makeRequest({ title: 'Three drivers', is_own: true, offer_count: 3 });
+    const matched = makeRequest({ title: 'Driver chosen', is_own: true, status: 'matched', offer_count: 0 });
+    const done = makeRequest({ title: 'Delivered', is_own: true, status: 'completed', offer_count: 0 });
+    stubApi({
+      'GET /requests/mine': () => ({ body: { items: [none, one, three, matched, done], next_cursor: null } }),
+    });
+    renderWithProviders(<MyRequests />);
+    const card = async (title: string) => within((await screen.findByRole('heading', { name: title })).closest('li')!);
+
+    expect((await card('Nobody yet')).getByText('No offers yet')).toBeVisible();
+    expect((await card('One driver')).getByText('1 offer')).toBeVisible();
+    const threeCard = await card('Three drivers');
+    expect(threeCard.getByText('3 offers')).toBeVisible();
+    expect(threeCard.getByText('Open')).toBeVisible();
+    expect(threeCard.getByRole('link', { name: 'View request Three drivers' })).toHaveAttribute(
+      'href',
+      `/dashboard/requests/${three.id}`,
+    );
+    // Once a driver is chosen, the status says it; no count of offers that are no longer pending.
+    const matchedCard = await card('Driver chosen');
+    expect(matchedCard.getByText('Matched')).toHaveClass('bg-blue-100');
+    expect(matchedCard.queryByText(/offer/)).not.toBeInTheDocument();
+    expect((await card('Delivered')).getByText('Completed')).toHaveClass('bg-green-100');
+  });
+
+  it('deleting a request with a confirmed booking says to cancel the booking first', async () => {
+    const request = makeRequest({ is_own: true, status: 'matched' });
+    stubApi({
+      'GET /requests/mine': () => ({ body: { items: [request], next_cursor: null } }),
+      [`DELETE /requests/${request.id}`]: () => ({
+        status: 409,
+        body: {
+          code: 'confirmed_booking_exists',
+          message: 'Cancel the confirmed booking before deleting this request.',
+        },
+      }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<MyRequests />);
+    await user.click(await screen.findByRole('button', { name: 'Delete request Feed from the co-op' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Cancel the confirmed booking before deleting this request.')).toBeVisible();
+    expect(screen.queryByText('Failed to delete request')).not.toBeInTheDocument();
+  });
 });

@@ -3,8 +3,13 @@ import { formatLongDate } from '../../../../shared/dates';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
 import { formatMoney } from '../../../../shared/money';
 
-/** What every request card shows below its title: description, route, needed-by date, compensation. */
-export function RequestDetails({ request }: { request: DeliveryRequest }) {
+type Details = Pick<
+  DeliveryRequest,
+  'description' | 'pickup_location' | 'delivery_location' | 'needed_by_date' | 'compensation'
+>;
+
+/** What every request card (and the request page) shows below its title: description, route, needed-by, pay. */
+export function RequestDetails({ request }: { request: Details }) {
   return (
     <div className="space-y-2 text-sm">
       <p className="whitespace-pre-line break-words">{request.description}</p>

@@ -1,7 +1,10 @@
-import { bookingStatusSchema, type BookingStatus } from '../../../../shared/statuses';
+import { bookingStatusSchema, type BookingStatus } from '../../shared/statuses';
 import { StatusBadge, type BadgeTone } from '@/components/status-badge';
 
-/** Spec section 4: pending yellow, confirmed blue, completed green, cancelled red; declined and any other grey. */
+/**
+ * Spec section 4: pending yellow, confirmed blue, completed green, cancelled red; declined and any other grey.
+ * Shared: My Bookings, the booking page and the request page show it.
+ */
 const TONES: Record<BookingStatus, BadgeTone> = {
   pending: 'yellow',
   confirmed: 'blue',

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { RequestDetailPage } from '@/features/requests/components/request-detail-page';
+
+export function Component() {
+  const { id = '' } = useParams();
+  // Keyed by id: another request's page starts from its own state (dialogs closed, nothing pending).
+  return <RequestDetailPage key={id} id={id} />;
+}

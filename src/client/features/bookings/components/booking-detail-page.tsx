@@ -1,0 +1,162 @@
+import { useRef } from 'react';
+import type * as React from 'react';
+import { formatLongDate } from '../../../../shared/dates';
+import { CANCEL_REASONS, type BookingDetail, type BookingRole } from '../../../../shared/lifecycle';
+import { idParamSchema } from '../../../../shared/marketplace';
+import { formatMoney } from '../../../../shared/money';
+import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '../../../../shared/routes';
+import { BackLink } from '@/components/back-link';
+import { BookingStatusBadge } from '@/components/booking-status-badge';
+import { DetailNotFound, DetailQuery } from '@/components/detail-query';
+import { PageHeader } from '@/components/page-header';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useBookingDetail } from '../api/booking-detail';
+import { BookingActions } from './booking-actions';
+import { BookingTimeline } from './booking-timeline';
+
+const ROLE_LABEL: Record<BookingRole, string> = { driver: 'Driver', requester: 'Requester' };
+
+const NOT_FOUND = {
+  title: 'Booking not found',
+  text: 'This booking does not exist, or you are not its driver or requester.',
+  back: { to: PAGE_PATHS.myBookings, label: 'Back to My Bookings' },
+};
+
+function Item({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-sm text-muted-foreground">{term}</dt>
+      <dd className="break-words font-medium">{children}</dd>
+    </div>
+  );
+}
+
+function Summary({ booking }: { booking: BookingDetail }) {
+  const { request } = booking;
+  const me = (role: BookingRole) => (booking.my_role === role ? ' (you)' : '');
+  return (
+    <Card>
+      <CardContent className="space-y-4 pt-6">
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Item term="Pickup">{request.pickup_location}</Item>
+          <Item term="Delivery">{request.delivery_location}</Item>
+          <Item term="Needed by">
+            {request.needed_by_date ? formatLongDate(request.needed_by_date) : 'No date set'}
+          </Item>
+          <Item term="Compensation">{request.compensation !== null ? formatMoney(request.compensation) : 'None'}</Item>
+          <Item term={ROLE_LABEL.driver}>
+            {booking.driver.full_name}
+            {me('driver')}
+          </Item>
+          <Item term={ROLE_LABEL.requester}>
+            {booking.requester.full_name}
+            {me('requester')}
+          </Item>
+        </dl>
+        <p className="whitespace-pre-line break-words text-sm">{request.description}</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The requester's code for the handoff; the server sends it to nobody else, and only while confirmed. */
+function DeliveryCode({ code }: { code: string }) {
+  return (
+    <Card className="border-primary/40">
+      <CardHeader>
+        <CardTitle>Delivery code</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-2">
+        <p className="font-mono text-4xl font-bold tracking-[0.3em]" data-testid="delivery-code">
+          {code}
+        </p>
+        <p className="text-sm text-muted-foreground">
+          Give this code to the driver when they hand the item over. Do not share it before.
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Cancellation({ booking }: { booking: BookingDetail }) {
+  const c = booking.cancellation;
+  if (!c) return null;
+  const who = c.by.id === booking[booking.my_role].id ? 'you' : `${c.by.full_name} (${ROLE_LABEL[c.by.role]})`;
+  return (
+    <Card className="border-destructive/40">
+      <CardHeader>
+        <CardTitle>Cancelled</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-1">
+        <p>Cancelled by {who}.</p>
+        <p>Reason: {CANCEL_REASONS[c.reason]}</p>
+        {c.details ? <p className="whitespace-pre-line break-words">Details: {c.details}</p> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function BookingDetailView({ booking }: { booking: BookingDetail }) {
+  // After an action the button pressed may be gone: focus goes to the status, which says what changed.
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const { request } = booking;
+  const back = booking.my_role === 'driver' ? PAGE_PATHS.myBookings : MY_BOOKINGS_AS_REQUESTER_PATH;
+  return (
+    <div className="space-y-6">
+      <div>
+        <BackLink to={back}>My Bookings</BackLink>
+        <PageHeader
+          title={request.title}
+          description={booking.my_role === 'driver' ? 'You are the driver.' : 'You are the requester.'}
+        />
+        <p ref={statusRef} tabIndex={-1} className="flex items-center gap-2 rounded-sm text-sm focus:outline-none">
+          Status: <BookingStatusBadge status={booking.status} />
+        </p>
+      </div>
+      {booking.actions.length > 0 ? (
+        <section aria-labelledby="actions-heading" className="space-y-3">
+          <h2 id="actions-heading" className="sr-only">
+            Actions
+          </h2>
+          <BookingActions booking={booking} onDone={() => statusRef.current?.focus()} />
+        </section>
+      ) : null}
+      {booking.my_role === 'requester' && booking.delivery_code ? <DeliveryCode code={booking.delivery_code} /> : null}
+      <Cancellation booking={booking} />
+      <Summary booking={booking} />
+      {booking.has_photo ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Photo of the handoff</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <img
+              src={`/api/bookings/${encodeURIComponent(booking.id)}/photo`}
+              alt={`The handoff of "${request.title}", photographed by the driver`}
+              loading="lazy"
+              className="max-h-96 w-auto max-w-full rounded-md border"
+            />
+          </CardContent>
+        </Card>
+      ) : null}
+      <BookingTimeline events={booking.events} />
+    </div>
+  );
+}
+
+function LoadedBookingDetail({ id }: { id: string }) {
+  return (
+    <DetailQuery query={useBookingDetail(id)} what="this booking" notFound={NOT_FOUND}>
+      {(booking) => <BookingDetailView booking={booking} />}
+    </DetailQuery>
+  );
+}
+
+/**
+ * '/dashboard/bookings/:id', the same page for the driver and the requester: the request, both people, the status,
+ * what I may do now, the delivery code (requester), who cancelled and why, the handoff photo, the timeline.
+ */
+export function BookingDetailPage({ id }: { id: string }) {
+  if (!idParamSchema.safeParse({ id }).success) return <DetailNotFound {...NOT_FOUND} />;
+  return <LoadedBookingDetail id={id} />;
+}

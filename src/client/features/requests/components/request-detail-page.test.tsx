@@ -1,0 +1,160 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RequestDetail } from '../../../../shared/lifecycle';
+import { makeRequestDetail, SAM, uuid } from '@/test/factories';
+import { renderWithProviders, stubApi } from '@/test/render';
+import { RequestDetailPage } from './request-detail-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const BEA = { id: uuid(), full_name: 'Bea Nunez' };
+
+function offered(): RequestDetail {
+  return makeRequestDetail({
+    compensation: '12.50',
+    needed_by_date: '2099-07-04',
+    offers: [
+      { booking_id: uuid(), driver: SAM, offered_at: '2026-05-01T10:00:00.000Z' },
+      { booking_id: uuid(), driver: BEA, offered_at: '2026-05-01T11:00:00.000Z' },
+    ],
+  });
+}
+
+describe('Request detail page', () => {
+  it('shows the request, its status and every pending offer with who and when', async () => {
+    const request = offered();
+    stubApi({ [`GET /requests/${request.id}`]: () => ({ body: request }) });
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Feed sacks' })).toBeVisible();
+    expect(screen.getByText('Open')).toBeVisible();
+    expect(screen.getByText('Co-op, Main St → Hill Farm')).toBeVisible();
+    expect(screen.getByText('Needed by: July 4, 2099')).toBeVisible();
+    expect(screen.getByText('Compensation: $12.50')).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Offers' })).toBeVisible();
+    const offers = within(screen.getByRole('list', { name: 'Pending offers' })).getAllByRole('listitem');
+    expect(offers).toHaveLength(2);
+    const sam = within(offers[0]!);
+    expect(sam.getByText('Sam Lee')).toBeVisible();
+    expect(sam.getByText(/^Offered/)).toHaveTextContent(/May 1, 2026/);
+    expect(sam.getByRole('button', { name: 'Choose this driver: Sam Lee' })).toHaveTextContent('Choose this driver');
+    expect(sam.getByRole('button', { name: 'Decline offer from Sam Lee' })).toHaveTextContent('Decline');
+    expect(screen.getByRole('link', { name: 'My Requests' })).toHaveAttribute('href', '/dashboard/requests');
+  });
+
+  it('says so when nobody has offered yet', async () => {
+    const request = makeRequestDetail();
+    stubApi({ [`GET /requests/${request.id}`]: () => ({ body: request }) });
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    expect(await screen.findByText('No offers yet. Drivers who accept your request will appear here.')).toBeVisible();
+    expect(screen.queryByRole('button', { name: /Choose/ })).not.toBeInTheDocument();
+  });
+
+  it("choosing asks 'Choose {name}?', then confirms the driver and shows the booking", async () => {
+    let request = offered();
+    const chosen = request.offers[0]!;
+    const calls = stubApi({
+      [`GET /requests/${request.id}`]: () => ({ body: request }),
+      [`POST /bookings/${chosen.booking_id}/choose`]: () => {
+        request = {
+          ...request,
+          status: 'matched',
+          offers: [],
+          booking: { id: chosen.booking_id, status: 'confirmed', driver: SAM },
+        };
+        return { body: {} };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Sam Lee' }));
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Choose Sam Lee?' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    expect(await screen.findByText('Driver confirmed')).toBeVisible();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({});
+    expect(await screen.findByText('Matched')).toHaveClass('bg-blue-100');
+    const booking = screen.getByRole('region', { name: 'Booking' });
+    expect(within(booking).getByText('Sam Lee')).toBeVisible();
+    expect(within(booking).getByText('Confirmed')).toHaveClass('bg-blue-100');
+    expect(within(booking).getByRole('link', { name: 'View booking' })).toHaveAttribute(
+      'href',
+      `/dashboard/bookings/${chosen.booking_id}`,
+    );
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(screen.getByText('No pending offers.')).toBeVisible();
+    await waitFor(() => expect(screen.getByText(/^Status:/)).toHaveFocus());
+  });
+
+  it("cancelling the dialog chooses nobody; 'Decline' declines at once", async () => {
+    const request = offered();
+    const bea = request.offers[1]!;
+    const calls = stubApi({
+      [`GET /requests/${request.id}`]: () => ({ body: request }),
+      [`POST /bookings/${bea.booking_id}/decline`]: () => ({ body: {} }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Bea Nunez' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Decline offer from Bea Nunez' }));
+    expect(await screen.findByText('Offer declined')).toBeVisible();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `/bookings/${bea.booking_id}/decline`,
+    ]);
+    // The page reloads the request after the answer.
+    await waitFor(() => expect(calls.filter((c) => c.path === `/requests/${request.id}`)).toHaveLength(2));
+  });
+
+  it('a refused choice toasts why and keeps the dialog to retry or cancel', async () => {
+    const request = offered();
+    stubApi({
+      [`GET /requests/${request.id}`]: () => ({ body: request }),
+      [`POST /bookings/${request.offers[0]!.booking_id}/choose`]: () => ({
+        status: 409,
+        body: { code: 'booking_state_changed', message: 'Changed.' },
+      }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Sam Lee' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('This booking has changed. Reload the page to see where it stands.')).toBeVisible();
+    expect(screen.getByRole('alertdialog', { name: 'Choose Sam Lee?' })).toBeVisible();
+  });
+
+  it("someone else's or a missing request is a clear not-found page", async () => {
+    const id = uuid();
+    stubApi({ [`GET /requests/${id}`]: () => ({ status: 404, body: { code: 'not_found', message: 'Not found' } }) });
+    renderWithProviders(<RequestDetailPage id={id} />);
+    expect(await screen.findByRole('heading', { name: 'Request not found' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Back to My Requests' })).toHaveAttribute('href', '/dashboard/requests');
+  });
+
+  it('an id that is not an id is not found without asking the server', () => {
+    const calls = stubApi({});
+    renderWithProviders(<RequestDetailPage id="nope" />);
+    expect(screen.getByRole('heading', { name: 'Request not found' })).toBeVisible();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a failed load shows an error with a retry', async () => {
+    const request = makeRequestDetail();
+    let fail = true;
+    stubApi({
+      [`GET /requests/${request.id}`]: () =>
+        fail ? { status: 500, body: { code: 'internal_error', message: 'Down.' } } : { body: request },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't load this request. Down.");
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Feed sacks' })).toBeVisible();
+  });
+});

@@ -1,0 +1,140 @@
+import { aliasedTable, and, eq, sql } from 'drizzle-orm';
+import type { BookingDetail, BookingEvent, BookingEventType, BookingRole, CancelReason } from '../../shared/lifecycle';
+import { centsToDecimal } from '../../shared/money';
+import type { BookingStatus, RequestStatus } from '../../shared/statuses';
+import { notFound } from '../core/domain-error';
+import type { Db } from '../db/client';
+import { bookingEvents, bookingPhotos, bookings, deliveryRequests, profiles } from '../db/schema';
+import { actionsFor } from './lifecycle';
+import { BOOKING_NOT_FOUND } from './transitions';
+
+const driverProfile = aliasedTable(profiles, 'driver_profile');
+const requesterProfile = aliasedTable(profiles, 'requester_profile');
+
+/** `(driver_id = $viewer or requester_id = $viewer)`: a booking exists only for its two people. */
+export const involves = (viewerId: string) =>
+  sql`(${bookings.driverId} = ${viewerId} or ${bookings.requesterId} = ${viewerId})`;
+
+/** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
+/** One timeline event as the booking query aggregates it (json_agg below). */
+interface EventJson {
+  id: string;
+  type: BookingEventType;
+  at: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  driver_id: string;
+  reason: CancelReason | null;
+  details: string | null;
+}
+
+/**
+ * The booking's events, oldest first, as one JSON array inside the booking's own query: one statement, so the
+ * timeline and the status come from one snapshot, in one round trip. Times are formatted as toISOString() does.
+ */
+const eventsJson = sql<EventJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', ${bookingEvents.id}::text,
+    'type', ${bookingEvents.type},
+    'at', to_char(${bookingEvents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'actor_id', ${bookingEvents.actorId},
+    'actor_name', ${profiles.fullName},
+    'driver_id', ${bookingEvents.driverId},
+    'reason', ${bookingEvents.reason},
+    'details', ${bookingEvents.details}
+  ) order by ${bookingEvents.createdAt}, ${bookingEvents.id})
+  from ${bookingEvents} left join ${profiles} on ${profiles.userId} = ${bookingEvents.actorId}
+  where ${bookingEvents.bookingId} = ${bookings.id}
+), '[]'::json)`;
+
+/** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
+export function createBookingReader(db: Db) {
+  /** The booking as `viewerId` sees it: 404 unless they are its driver or requester. */
+  async function detail(viewerId: string, bookingId: string): Promise<BookingDetail> {
+    const [row] = await db
+      .select({
+        id: bookings.id,
+        status: bookings.status,
+        createdAt: bookings.createdAt,
+        driverId: bookings.driverId,
+        requesterId: bookings.requesterId,
+        deliveryCode: bookings.deliveryCode,
+        pickedUpAt: bookings.pickedUpAt,
+        driverName: driverProfile.fullName,
+        requesterName: requesterProfile.fullName,
+        requestId: deliveryRequests.id,
+        title: deliveryRequests.title,
+        description: deliveryRequests.description,
+        pickupLocation: deliveryRequests.pickupLocation,
+        deliveryLocation: deliveryRequests.deliveryLocation,
+        neededByDate: deliveryRequests.neededByDate,
+        compensationCents: deliveryRequests.compensationCents,
+        requestStatus: deliveryRequests.status,
+        hasPhoto: sql<boolean>`exists (select 1 from ${bookingPhotos} where ${bookingPhotos.bookingId} = ${bookings.id})`,
+        events: eventsJson,
+      })
+      .from(bookings)
+      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+      .innerJoin(driverProfile, eq(driverProfile.userId, bookings.driverId))
+      .innerJoin(requesterProfile, eq(requesterProfile.userId, bookings.requesterId))
+      .where(and(eq(bookings.id, bookingId), involves(viewerId)));
+    if (!row) throw notFound(BOOKING_NOT_FOUND);
+    const myRole: BookingRole = row.driverId === viewerId ? 'driver' : 'requester';
+    const status = row.status as BookingStatus;
+    const requestStatus = row.requestStatus as RequestStatus;
+    const events: BookingEvent[] = row.events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      at: e.at,
+      actor:
+        e.actor_id && e.actor_name !== null
+          ? { id: e.actor_id, full_name: e.actor_name, role: e.actor_id === e.driver_id ? 'driver' : 'requester' }
+          : null,
+      reason: e.reason,
+      details: e.details,
+    }));
+    const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;
+    return {
+      id: row.id,
+      status,
+      created_at: row.createdAt.toISOString(),
+      my_role: myRole,
+      request: {
+        id: row.requestId,
+        title: row.title,
+        description: row.description,
+        pickup_location: row.pickupLocation,
+        delivery_location: row.deliveryLocation,
+        needed_by_date: row.neededByDate,
+        compensation: row.compensationCents === null ? null : centsToDecimal(row.compensationCents),
+        status: requestStatus,
+      },
+      driver: { id: row.driverId, full_name: row.driverName },
+      requester: { id: row.requesterId, full_name: row.requesterName },
+      events,
+      actions: actionsFor(myRole, { status, requestStatus, pickedUpAt: row.pickedUpAt }),
+      picked_up_at: row.pickedUpAt?.toISOString() ?? null,
+      // The handoff code is the requester's to give: the driver's browser never receives it.
+      delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
+      has_photo: row.hasPhoto,
+      cancellation:
+        cancelled?.actor && cancelled.reason
+          ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }
+          : null,
+    };
+  }
+
+  /** The handoff photo's WebP bytes, for the booking's two people only; null when there is none to show them. */
+  async function photo(viewerId: string, bookingId: string): Promise<Buffer | null> {
+    const [row] = await db
+      .select({ image: bookingPhotos.image })
+      .from(bookingPhotos)
+      .innerJoin(bookings, eq(bookings.id, bookingPhotos.bookingId))
+      .where(and(eq(bookingPhotos.bookingId, bookingId), involves(viewerId)));
+    return row?.image ?? null;
+  }
+
+  return { detail, photo };
+}
+
+export type BookingReader = ReturnType<typeof createBookingReader>;

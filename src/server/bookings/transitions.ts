@@ -1,0 +1,224 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import {
+  DELIVERY_CODE_LOCK_MINUTES,
+  DELIVERY_CODE_MAX_ATTEMPTS,
+  LIFECYCLE_ERRORS,
+  type BookingAction,
+  type BookingEventType,
+  type BookingRole,
+  type CancelReason,
+} from '../../shared/lifecycle';
+import type { BookingStatus, RequestStatus } from '../../shared/statuses';
+import { DomainError, notFound } from '../core/domain-error';
+import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
+import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
+import type { AttemptCounter } from '../limits';
+import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
+import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
+
+export const BOOKING_NOT_FOUND = 'Booking not found.';
+
+export const stateChanged = () =>
+  new DomainError('booking_state_changed', LIFECYCLE_ERRORS.booking_state_changed.message);
+
+/** What an action carries besides the booking: cancel's reason, complete's code and photo. */
+export interface ActionInput {
+  reason?: CancelReason;
+  details?: string | null;
+  code?: string;
+  /** The multipart `photo` field as parsed (a File, or anything a client sent under that name). */
+  photo?: unknown;
+}
+
+type EventRow = typeof bookingEvents.$inferInsert;
+
+/** A booking's participants, as every event row carries them. */
+interface Parties {
+  id: string;
+  driverId: string;
+  requesterId: string;
+}
+
+function eventRow(booking: Parties, actorId: string | null, type: BookingEventType, from: string, to: string) {
+  return {
+    bookingId: booking.id,
+    driverId: booking.driverId,
+    requesterId: booking.requesterId,
+    actorId,
+    type,
+    fromStatus: from,
+    toStatus: to,
+  } satisfies EventRow;
+}
+
+/** 6 random digits (a CSPRNG, uniform), '000000' to '999999'. */
+const newDeliveryCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** Constant-time comparison of two 6-digit strings (both already checked to be 6 ASCII digits). */
+function sameCode(given: string, stored: string): boolean {
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(stored, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const CODE_LIMIT = { max: DELIVERY_CODE_MAX_ATTEMPTS, windowMs: DELIVERY_CODE_LOCK_MINUTES * 60_000 };
+
+/**
+ * Declines every pending offer on a request, as the system, inside the caller's transaction (which holds the
+ * request's row lock): after choose (`other_chosen`) and when the owner withdraws the request
+ * (`request_withdrawn`, actor = the owner). Returns how many were declined.
+ */
+export async function declinePendingOffers(
+  tx: Db,
+  requestId: string,
+  cause: keyof typeof OFFER_DECLINED_BY,
+  actorId: string | null,
+  except?: string,
+): Promise<number> {
+  const { from, to } = OFFER_DECLINED_BY[cause];
+  const declined = await tx
+    .update(bookings)
+    .set({ status: to })
+    .where(
+      and(
+        eq(bookings.requestId, requestId),
+        // A literal, like every status filter over a range of bookings (the pool plans generically).
+        sql`${bookings.status} = ${sql.raw(`'${from}'`)}`,
+        except ? ne(bookings.id, except) : undefined,
+      ),
+    )
+    .returning({ id: bookings.id, driverId: bookings.driverId, requesterId: bookings.requesterId });
+  if (declined.length)
+    await tx.insert(bookingEvents).values(declined.map((b) => eventRow(b, actorId, cause, from, to)));
+  return declined.length;
+}
+
+/**
+ * Runs the lifecycle's moves (lifecycle.ts). Each one is one transaction: the request row locked FOR UPDATE first
+ * when the move touches it (so choose, cancel, complete and receive on one request take turns, and an accept
+ * holding FOR SHARE finishes before or sees the new status), then a guarded
+ * `UPDATE bookings ... WHERE id = $id AND status = $expected RETURNING`: no row means someone else moved the
+ * booking first, and the answer is 409 booking_state_changed. Every move appends its booking_events row(s) in the
+ * same transaction.
+ */
+export function createTransitions(db: Db, attempts: AttemptCounter) {
+  async function load(userId: string, bookingId: string) {
+    const [row] = await db
+      .select({
+        id: bookings.id,
+        requestId: bookings.requestId,
+        driverId: bookings.driverId,
+        requesterId: bookings.requesterId,
+        status: bookings.status,
+        deliveryCode: bookings.deliveryCode,
+        pickedUpAt: bookings.pickedUpAt,
+        requestStatus: deliveryRequests.status,
+      })
+      .from(bookings)
+      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+      .where(
+        and(eq(bookings.id, bookingId), sql`(${bookings.driverId} = ${userId} or ${bookings.requesterId} = ${userId})`),
+      );
+    // Only the booking's two people learn that it exists.
+    if (!row) throw notFound(BOOKING_NOT_FOUND);
+    const role: BookingRole = row.driverId === userId ? 'driver' : 'requester';
+    // The columns' CHECKs are built from the shared status lists.
+    return {
+      ...row,
+      role,
+      status: row.status as BookingStatus,
+      requestStatus: row.requestStatus as RequestStatus,
+    };
+  }
+
+  /**
+   * complete's proof, before any write. A photo that is not even a JPEG, PNG or WebP of at most 10 MB is refused
+   * first (no try counted). Then each try is counted (one atomic upsert in attempt_counters, shared by every
+   * instance), so parallel guesses get distinct counts and at most DELIVERY_CODE_MAX_ATTEMPTS are compared per
+   * window; only then is the code compared, in constant time. A right code gives its count back: only wrong ones
+   * lock. Last, the photo is decoded and re-encoded (the costly part, for the driver who knows the code only); a
+   * file that fails refuses the whole completion.
+   */
+  async function proveHandoff(booking: { id: string; deliveryCode: string | null }, input: ActionInput) {
+    const upload = await readPhotoUpload(input.photo);
+    const hit = await attempts.hit('delivery-code', booking.id, CODE_LIMIT);
+    if (!hit.allowed)
+      throw new DomainError('delivery_code_locked', LIFECYCLE_ERRORS.delivery_code_locked.message, {
+        retryAfterSeconds: hit.retryAfterSeconds,
+      });
+    if (!booking.deliveryCode || !sameCode(input.code ?? '', booking.deliveryCode))
+      throw new DomainError('wrong_delivery_code', LIFECYCLE_ERRORS.wrong_delivery_code.message);
+    await attempts.release(hit);
+    return upload ? toStoredPhoto(upload) : undefined;
+  }
+
+  /** Takes `action` on the booking as `userId`: 404 to anyone but its two people, 409 when the table forbids it. */
+  async function perform(userId: string, bookingId: string, action: BookingAction, input: ActionInput = {}) {
+    const booking = await load(userId, bookingId);
+    const move = findMove(action, booking.role, booking);
+    if (!move) throw stateChanged();
+    const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
+    try {
+      await db.transaction((tx) => apply(tx, move, booking, userId, input, photo));
+    } catch (err) {
+      // The partial unique index on chosen bookings: a second confirmation can never be stored.
+      if (isUniqueViolation(err)) throw stateChanged();
+      throw err;
+    }
+    return booking.role;
+  }
+
+  async function apply(
+    tx: Db,
+    move: Move,
+    booking: Parties & { requestId: string },
+    actorId: string,
+    input: ActionInput,
+    photo: StoredPhoto | undefined,
+  ) {
+    if (move.request) {
+      const [request] = await tx
+        .select({ status: deliveryRequests.status })
+        .from(deliveryRequests)
+        .where(eq(deliveryRequests.id, booking.requestId))
+        .for('update');
+      if (request?.status !== move.request.from) throw stateChanged();
+    }
+    const changed = await tx
+      .update(bookings)
+      .set({
+        status: move.to,
+        // The code exists exactly while confirmed (a CHECK says so too): issued on choose, gone on leaving.
+        ...(move.to === 'confirmed' && move.from !== 'confirmed' ? { deliveryCode: newDeliveryCode() } : {}),
+        ...(move.to !== 'confirmed' ? { deliveryCode: null } : {}),
+        ...(move.once === 'picked_up' ? { pickedUpAt: sql`clock_timestamp()` } : {}),
+      })
+      .where(
+        and(
+          eq(bookings.id, booking.id),
+          eq(bookings.status, move.from),
+          move.once === 'picked_up' ? isNull(bookings.pickedUpAt) : undefined,
+        ),
+      )
+      .returning({ id: bookings.id });
+    if (!changed.length) throw stateChanged();
+    await tx.insert(bookingEvents).values({
+      ...eventRow(booking, actorId, move.event, move.from, move.to),
+      reason: move.needsReason ? (input.reason ?? null) : null,
+      details: move.needsReason ? (input.details ?? null) : null,
+    });
+    if (move.declinesOtherOffers) await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, booking.id);
+    if (move.request)
+      await tx
+        .update(deliveryRequests)
+        .set({ status: move.request.to })
+        .where(eq(deliveryRequests.id, booking.requestId));
+    if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+  }
+
+  return { perform };
+}
+
+export type Transitions = ReturnType<typeof createTransitions>;
