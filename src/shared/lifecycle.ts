@@ -78,6 +78,19 @@ export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
 const person = z.object({ id: z.string().uuid(), full_name: z.string() });
 
+/** A delivery request's own fields, as every view of it shows them (lists, request page, booking page). */
+export const requestFieldsSchema = z.object({
+  id: z.string().uuid(),
+  title: z.string(),
+  description: z.string(),
+  pickup_location: z.string(),
+  delivery_location: z.string(),
+  needed_by_date: z.string().nullable(),
+  /** Decimal string with 2 places ("12.50"), or null. */
+  compensation: z.string().nullable(),
+  status: requestStatusSchema,
+});
+
 export const bookingEventSchema = z.object({
   id: z.string(),
   type: bookingEventTypeSchema,
@@ -95,16 +108,7 @@ export const bookingDetailSchema = z.object({
   status: bookingStatusSchema,
   created_at: z.string(),
   my_role: bookingRoleSchema,
-  request: z.object({
-    id: z.string().uuid(),
-    title: z.string(),
-    description: z.string(),
-    pickup_location: z.string(),
-    delivery_location: z.string(),
-    needed_by_date: z.string().nullable(),
-    compensation: z.string().nullable(),
-    status: requestStatusSchema,
-  }),
+  request: requestFieldsSchema,
   driver: person,
   requester: person,
   /** Oldest first. */
@@ -135,15 +139,7 @@ export const offerSchema = z.object({
 export type Offer = z.infer<typeof offerSchema>;
 
 /** `GET /api/requests/:id`: the owner's view of one request; anyone else 404. */
-export const requestDetailSchema = z.object({
-  id: z.string().uuid(),
-  title: z.string(),
-  description: z.string(),
-  pickup_location: z.string(),
-  delivery_location: z.string(),
-  needed_by_date: z.string().nullable(),
-  compensation: z.string().nullable(),
-  status: requestStatusSchema,
+export const requestDetailSchema = requestFieldsSchema.extend({
   created_at: z.string(),
   /** Pending offers, oldest first. */
   offers: z.array(offerSchema),

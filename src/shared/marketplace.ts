@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
-import { bookingEventTypeSchema, bookingRoleSchema } from './lifecycle';
-import { bookingStatusSchema, requestStatusSchema, rideStatusSchema } from './statuses';
+import { bookingEventTypeSchema, bookingRoleSchema, requestFieldsSchema } from './lifecycle';
+import { bookingStatusSchema, rideStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
 export { NUL_MESSAGE };
@@ -147,16 +147,7 @@ export const rideSchema = z.object({
 });
 export type Ride = z.infer<typeof rideSchema>;
 
-export const deliveryRequestSchema = z.object({
-  id: z.string().uuid(),
-  title: z.string(),
-  description: z.string(),
-  pickup_location: z.string(),
-  delivery_location: z.string(),
-  needed_by_date: z.string().nullable(),
-  /** Decimal string with 2 places ("12.50"), or null. */
-  compensation: z.string().nullable(),
-  status: requestStatusSchema,
+export const deliveryRequestSchema = requestFieldsSchema.extend({
   created_at: z.string(),
   requester_name: z.string(),
   is_own: z.boolean(),
