@@ -53,6 +53,8 @@ export const userSchema = z.object({
   id: z.string().uuid(),
   email: z.string(),
   full_name: z.string(),
+  /** Moderators see 'Reports' (granted with `npm run admin:grant -- email`). */
+  is_admin: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 

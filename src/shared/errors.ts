@@ -25,6 +25,12 @@ export const ERROR_CODES = [
   'delivery_code_locked',
   'confirmed_booking_exists',
   'invalid_image',
+  // Messages and moderation (src/shared/messages.ts, src/shared/moderation.ts).
+  'conversation_closed',
+  'blocked',
+  'account_suspended',
+  // The same idempotency key (a message's client_id) sent again with a different body.
+  'idempotency_key_reused',
   'internal_error',
 ] as const;
 

@@ -56,7 +56,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
           .returning({ id: users.id, email: users.email });
         if (!user) throw new Error('insert returned no row');
         await tx.insert(profiles).values({ userId: user.id, fullName: input.full_name });
-        return { ...user, full_name: input.full_name };
+        return { ...user, full_name: input.full_name, is_admin: false };
       });
     } catch (err) {
       // Two sign-ups for the same address at once: the unique index decides, the loser gets the same answer.
@@ -69,7 +69,13 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
   async function verifyCredentials(emailInput: string, password: string): Promise<User | null> {
     const email = normalizeEmail(emailInput);
     const [row] = await db
-      .select({ id: users.id, email: users.email, hash: users.passwordHash, fullName: profiles.fullName })
+      .select({
+        id: users.id,
+        email: users.email,
+        hash: users.passwordHash,
+        fullName: profiles.fullName,
+        role: users.role,
+      })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(sql`lower(${users.email}) = ${email}`)
@@ -79,7 +85,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       return null;
     }
     const ok = await verifyPassword(row.hash, password);
-    return ok ? { id: row.id, email: row.email, full_name: row.fullName } : null;
+    return ok ? { id: row.id, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' } : null;
   }
 
   async function createSession(userId: string, userAgent: string | undefined) {
@@ -128,6 +134,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         userId: users.id,
         email: users.email,
         fullName: profiles.fullName,
+        role: users.role,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
@@ -141,7 +148,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       return null;
     }
     const ctx: AuthContext = {
-      user: { id: row.userId, email: row.email, full_name: row.fullName },
+      user: { id: row.userId, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
       session: {
         id: row.id,
         aal: row.aal === 'aal2' ? 'aal2' : 'aal1',

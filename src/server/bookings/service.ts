@@ -7,6 +7,8 @@ import type { BookingStatus } from '../../shared/statuses';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { Outbox } from '../events';
+import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookingEvents, bookings, deliveryRequests, profiles } from '../db/schema';
 
@@ -89,6 +91,15 @@ export function createBookingService(db: Db) {
           fromStatus: null,
           toStatus: 'pending',
         });
+        // Last statement: the driver's other tabs and the requester hear of the new offer live.
+        const out = new Outbox();
+        announce(
+          out,
+          { id: booking.id, driverId: driver.id, requesterId: request.userId, requestId },
+          'pending',
+          'offered',
+        );
+        await out.flush(tx);
         return toBooking({ ...request, ...booking, requestId, driverName: driver.full_name });
       });
     } catch (err) {

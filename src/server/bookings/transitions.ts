@@ -14,11 +14,14 @@ import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
+import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
 export const BOOKING_NOT_FOUND = 'Booking not found.';
+
+const FINAL_STATUSES: ReadonlySet<BookingStatus> = new Set(['completed', 'declined', 'cancelled']);
 
 export const stateChanged = () =>
   new DomainError('booking_state_changed', LIFECYCLE_ERRORS.booking_state_changed.message);
@@ -53,6 +56,21 @@ function eventRow(booking: Parties, actorId: string | null, type: BookingEventTy
   } satisfies EventRow;
 }
 
+/** Tells both people of a booking, live, that it moved (the stream's `booking.changed`). */
+export function announce(
+  out: Outbox,
+  booking: Parties & { requestId: string },
+  status: BookingStatus,
+  eventType: BookingEventType,
+): void {
+  out.add([booking.driverId, booking.requesterId], 'booking.changed', {
+    booking_id: booking.id,
+    request_id: booking.requestId,
+    status,
+    event_type: eventType,
+  });
+}
+
 /** 6 random digits (a CSPRNG, uniform), '000000' to '999999'. */
 const newDeliveryCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
@@ -75,12 +93,13 @@ export async function declinePendingOffers(
   requestId: string,
   cause: keyof typeof OFFER_DECLINED_BY,
   actorId: string | null,
+  out: Outbox,
   except?: string,
 ): Promise<number> {
   const { from, to } = OFFER_DECLINED_BY[cause];
   const declined = await tx
     .update(bookings)
-    .set({ status: to })
+    .set({ status: to, endedAt: sql`clock_timestamp()` })
     .where(
       and(
         eq(bookings.requestId, requestId),
@@ -92,6 +111,7 @@ export async function declinePendingOffers(
     .returning({ id: bookings.id, driverId: bookings.driverId, requesterId: bookings.requesterId });
   if (declined.length)
     await tx.insert(bookingEvents).values(declined.map((b) => eventRow(b, actorId, cause, from, to)));
+  for (const b of declined) announce(out, { ...b, requestId }, to, cause);
   return declined.length;
 }
 
@@ -194,6 +214,8 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
         ...(move.to === 'confirmed' && move.from !== 'confirmed' ? { deliveryCode: newDeliveryCode() } : {}),
         ...(move.to !== 'confirmed' ? { deliveryCode: null } : {}),
         ...(move.once === 'picked_up' ? { pickedUpAt: sql`clock_timestamp()` } : {}),
+        // completed, declined and cancelled are final: the conversation's 30 days start now.
+        ...(FINAL_STATUSES.has(move.to) ? { endedAt: sql`clock_timestamp()` } : {}),
       })
       .where(
         and(
@@ -209,13 +231,18 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
       reason: move.needsReason ? (input.reason ?? null) : null,
       details: move.needsReason ? (input.details ?? null) : null,
     });
-    if (move.declinesOtherOffers) await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, booking.id);
+    const out = new Outbox();
+    announce(out, booking, move.to, move.event);
+    if (move.declinesOtherOffers)
+      await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, out, booking.id);
     if (move.request)
       await tx
         .update(deliveryRequests)
         .set({ status: move.request.to })
         .where(eq(deliveryRequests.id, booking.requestId));
     if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+    // Last: the outbox takes its locks after every other lock of the transaction (events/outbox.ts).
+    await out.flush(tx);
   }
 
   return { perform };

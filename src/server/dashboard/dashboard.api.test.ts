@@ -58,7 +58,10 @@ describe('GET /dashboard', () => {
     await tick();
     await call('POST', '/bookings', { cookie: cat.token, body: { request_id: closed.body.id } });
     await db.update(deliveryRequests).set({ status: 'matched' }).where(eq(deliveryRequests.id, closed.body.id));
-    await db.update(bookings).set({ status: 'completed' }).where(eq(bookings.id, annsBooking.body.id));
+    await db
+      .update(bookings)
+      .set({ status: 'completed', endedAt: new Date() })
+      .where(eq(bookings.id, annsBooking.body.id));
 
     const res = await call<Dashboard>('GET', '/dashboard', { cookie: ann.token });
     expect(res.status).toBe(200);

@@ -6,7 +6,9 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
+  primaryKey,
   text,
   time,
   timestamp,
@@ -16,6 +18,8 @@ import {
 import { CONTACT_LIMITS } from '../../shared/contact';
 import { bookingEventTypeSchema, CANCEL_DETAILS_MAX, CANCEL_REASONS, PHOTO_MAX_BYTES } from '../../shared/lifecycle';
 import { LIMITS } from '../../shared/limits';
+import { MESSAGE_MAX } from '../../shared/messages';
+import { MODERATION_ACTIONS, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_STATUSES } from '../../shared/moderation';
 import { COMPENSATION_MAX_CENTS } from '../../shared/money';
 import { BOOKING_STATUSES, REQUEST_STATUSES, RIDE_STATUSES } from '../../shared/statuses';
 
@@ -28,10 +32,15 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     ageConfirmedAt: timestamp('age_confirmed_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'admin' is granted on the command line only (`npm run admin:grant -- email`); admins moderate reports. */
+    role: text('role').notNull().default('user'),
+    /** Set by a moderator: the account cannot sign in, its sessions are gone and its listings leave Browse. */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     check('users_email_length', sql`char_length(${t.email}) between 3 and ${sql.raw(String(LIMITS.emailMax))}`),
+    check('users_role_check', sql`${t.role} in ('user', 'admin')`),
   ],
 );
 
@@ -181,6 +190,18 @@ export const bookings = pgTable(
     deliveryCode: text('delivery_code'),
     pickedUpAt: timestamp('picked_up_at', { withTimezone: true, precision: 3 }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /**
+     * When the booking reached completed, declined or cancelled (set by the move that ended it). Its conversation
+     * stays open for CONVERSATION_OPEN_DAYS after this, then is read-only.
+     */
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }),
+    // The conversation (src/shared/messages.ts): the latest message's time, each person's read mark (the time of
+    // the latest message they have seen), and the time the conversation list sorts by (the latest message, or
+    // the offer when there is none yet).
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true, precision: 3 }),
+    driverReadAt: timestamp('driver_read_at', { withTimezone: true, precision: 3 }),
+    requesterReadAt: timestamp('requester_read_at', { withTimezone: true, precision: 3 }),
+    activityAt: timestamp('activity_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
     // One live booking per driver and request: a second offer fails with 23505 -> 'already_accepted'. A driver
@@ -198,6 +219,9 @@ export const bookings = pgTable(
     // My Bookings, newest first: as driver, and as requester.
     index('bookings_driver_created_idx').on(t.driverId, t.createdAt, t.id),
     index('bookings_requester_created_idx').on(t.requesterId, t.createdAt, t.id),
+    // Messages: my conversations, most recent first, in each role.
+    index('bookings_driver_activity_idx').on(t.driverId, t.activityAt, t.id),
+    index('bookings_requester_activity_idx').on(t.requesterId, t.activityAt, t.id),
     check('bookings_status_check', oneOf(t.status, BOOKING_STATUSES)),
     check('bookings_delivery_code_format', sql`${t.deliveryCode} ~ '^[0-9]{6}$'`),
     check('bookings_delivery_code_while_confirmed', sql`(${t.deliveryCode} is not null) = (${t.status} = 'confirmed')`),
@@ -206,6 +230,130 @@ export const bookings = pgTable(
       sql`${t.pickedUpAt} is null or ${oneOf(t.status, ['confirmed', 'completed', 'cancelled'])}`,
     ),
     check('bookings_not_own_request', sql`${t.driverId} <> ${t.requesterId}`),
+    check(
+      'bookings_ended_when_final',
+      sql`(${t.endedAt} is not null) = (${oneOf(t.status, ['completed', 'declined', 'cancelled'])})`,
+    ),
+  ],
+);
+
+// ─── Messages (issue 10): one conversation per booking, between its driver and its requester ────────────────────
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Chosen by the sender's browser: a retried send with the same id is answered with the stored message. */
+    clientId: uuid('client_id').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (t) => [
+    uniqueIndex('messages_sender_client_key').on(t.senderId, t.clientId),
+    index('messages_booking_created_idx').on(t.bookingId, t.createdAt, t.id),
+    check('messages_body_length', lengthBetween(t.body, MESSAGE_MAX)),
+  ],
+);
+
+// ─── Live events (outbox): each user's stream, numbered per user in commit order ────────────────────────────────
+/**
+ * The head of each user's event stream. Writers bump it with an upsert as the last statement of their
+ * transaction, so the row lock orders one user's events by commit: a reader that has seq N has every event below N.
+ */
+export const eventStreams = pgTable('event_streams', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+});
+
+/** One row per recipient and event, kept EVENT_RETENTION_HOURS for `Last-Event-ID` resumes (events/ sweeps). */
+export const userEvents = pgTable(
+  'user_events',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.seq] }), index('user_events_created_idx').on(t.createdAt)],
+);
+
+// ─── Reporting, blocking and moderation (issue 10) ───────────────────────────────────────────────────────────────
+/** `blocker` blocked `blocked`: symmetric in effect (neither reaches the other), one row per direction asked. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: uuid('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: uuid('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index('blocks_blocked_idx').on(t.blockedId, t.blockerId),
+    check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
+);
+
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reportedId: uuid('reported_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+    details: text('details').notNull(),
+    status: text('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, precision: 3 }),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    // The moderation queue: open reports, oldest first.
+    index('reports_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('reports_reported_idx').on(t.reportedId),
+    index('reports_reporter_idx').on(t.reporterId),
+    check('reports_reason_check', oneOf(t.reason, Object.keys(REPORT_REASONS))),
+    check('reports_details_length', lengthBetween(t.details, REPORT_DETAILS_MAX)),
+    check('reports_status_check', oneOf(t.status, REPORT_STATUSES)),
+    check('reports_not_self', sql`${t.reporterId} <> ${t.reportedId}`),
+    check('reports_resolved', sql`(${t.status} = 'open') = (${t.resolvedAt} is null)`),
+  ],
+);
+
+/** Every moderation action: who did what, to whom, when. Never updated or deleted by the app. */
+export const moderationActions = pgTable(
+  'moderation_actions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    reportId: uuid('report_id').references(() => reports.id, { onDelete: 'set null' }),
+    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('moderation_actions_created_idx').on(t.createdAt),
+    check('moderation_actions_action_check', oneOf(t.action, MODERATION_ACTIONS)),
   ],
 );
 

@@ -35,6 +35,12 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   wrong_delivery_code: { status: 422 },
   delivery_code_locked: { status: 429, headers: retryAfter },
   invalid_image: { status: 400 },
+  // The conversation is read-only now (30 days after the booking ended).
+  conversation_closed: { status: 409 },
+  // One of the two blocked the other: nothing passes between them.
+  blocked: { status: 403 },
+  account_suspended: { status: 403 },
+  idempotency_key_reused: { status: 422 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },

@@ -191,7 +191,10 @@ describe('DELETE /requests/:id', () => {
       cookie: driver.token,
       body: { request_id: req.body.id },
     });
-    await ctx.database.db.update(bookings).set({ status: 'completed' }).where(eq(bookings.id, accepted.body.id));
+    await ctx.database.db
+      .update(bookings)
+      .set({ status: 'completed', endedAt: new Date() })
+      .where(eq(bookings.id, accepted.body.id));
     await call('DELETE', `/requests/${req.body.id}`, { cookie: a.token });
     const [row] = await ctx.database.db.select().from(bookings).where(eq(bookings.id, accepted.body.id));
     expect(row?.status).toBe('completed');

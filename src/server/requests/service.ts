@@ -6,6 +6,7 @@ import { centsToDecimal, toCents } from '../../shared/money';
 import type { RequestStatus } from '../../shared/statuses';
 import { declinePendingOffers } from '../bookings';
 import { DomainError, notFound } from '../core/domain-error';
+import { Outbox } from '../events';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
@@ -218,7 +219,9 @@ export function createRequestService(db: Db) {
       if (confirmed)
         throw new DomainError('confirmed_booking_exists', LIFECYCLE_ERRORS.confirmed_booking_exists.message);
       await tx.update(deliveryRequests).set({ status: 'deleted' }).where(eq(deliveryRequests.id, id));
-      await declinePendingOffers(tx, id, 'request_withdrawn', userId);
+      const out = new Outbox();
+      await declinePendingOffers(tx, id, 'request_withdrawn', userId, out);
+      await out.flush(tx);
       return true;
     });
   }
