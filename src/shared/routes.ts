@@ -15,6 +15,10 @@ export const PAGE_PATHS = {
   browseRides: '/dashboard/browse-rides',
   browseRequests: '/dashboard/browse-requests',
   myBookings: '/dashboard/bookings',
+  messages: '/dashboard/messages',
+  settings: '/dashboard/settings',
+  /** Admins only; everyone else gets the 404 page. */
+  adminReports: '/dashboard/admin/reports',
   /** Router patterns; links use requestDetailPath() and bookingDetailPath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
@@ -34,7 +38,17 @@ const P = PAGE_PATHS;
 /** Client routes the server knows, so unknown paths get a real 404 status while the SPA still renders its page. */
 export const PUBLIC_PATHS = [P.home, P.howItWorks, P.pricing, P.about, P.faq, P.contact, P.privacy, P.terms, P.auth];
 
-export const DASHBOARD_PATHS = [P.dashboard, P.myRides, P.myRequests, P.browseRides, P.browseRequests, P.myBookings];
+export const DASHBOARD_PATHS = [
+  P.dashboard,
+  P.myRides,
+  P.myRequests,
+  P.browseRides,
+  P.browseRequests,
+  P.myBookings,
+  P.messages,
+  P.settings,
+  P.adminReports,
+];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */
 export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail];
