@@ -8,17 +8,15 @@
  * single-threaded).
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { encodeCursor } from '../src/server/db/cursor';
 import { explainListQueries } from './explain';
-import { startServer, stopServer } from './lib';
+import { createTarget, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { BENCH_DELIVERY_CODE, seed, USERS } from './seed';
 
@@ -40,30 +38,6 @@ const FIXED_RATE = Number(process.env.BENCH_RATE ?? 2000);
  */
 const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
 const WRITE_WARMUP_SECONDS = 1;
-
-async function createTarget(): Promise<{ url?: string; dataDir: string; cleanup: () => Promise<void> }> {
-  if (!baseUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'rr-bench-'));
-    return { dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const name = `rr_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    dataDir: '',
-    cleanup: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 /** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
 const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
@@ -217,7 +191,7 @@ async function run(s: Scenario): Promise<Result> {
 
 async function main() {
   const started = Date.now();
-  const target = await createTarget();
+  const target = await createTarget(baseUrl);
   let server: ChildProcess | undefined;
   try {
     const database = await openDatabase({ url: target.url, dataDir: target.dataDir });

@@ -1,5 +1,40 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/**
+ * Where a bench runs: a throwaway database on the real PostgreSQL at `baseUrl` (created now, dropped by cleanup), or
+ * without one a temp directory for embedded PGlite.
+ */
+export async function createTarget(
+  baseUrl: string | undefined,
+): Promise<{ url?: string; dataDir: string; cleanup: () => Promise<void> }> {
+  if (!baseUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rr-bench-'));
+    return { dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `rr_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dataDir: '',
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
