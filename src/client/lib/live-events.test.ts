@@ -150,6 +150,20 @@ describe('live events', () => {
     unsubscribe();
   });
 
+  it('a stream opened again after the browser gave up reloads what is on screen, even if it never got ready', () => {
+    const onScreen = new QueryObserver(client, {
+      queryKey: queryKeys.dashboard,
+      queryFn: () => ({}),
+      staleTime: Infinity,
+    });
+    const unsubscribe = onScreen.subscribe(() => {});
+    latest().fail(2);
+    window.dispatchEvent(new Event('online'));
+    latest().emit('ready', { resumed: false });
+    expect(invalidated(queryKeys.dashboard)).toBe(true);
+    unsubscribe();
+  });
+
   it('stops when the browser gives up, and reconnects when the tab is shown again or the device is online', () => {
     const first = latest();
     first.fail(0); // connecting again by itself: nothing to do

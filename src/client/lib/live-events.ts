@@ -10,7 +10,7 @@ export type EventSourceConstructor = new (url: string) => EventSource;
 const CLOSED = 2;
 
 /** What each event changes in the cache: the one place the live stream touches the app's data. */
-function handlers(client: QueryClient, userId: string) {
+function handlers(client: QueryClient, userId: string, reopened: () => boolean) {
   let readyBefore = false;
   const invalidate = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
   const conversationLists = () => {
@@ -20,7 +20,7 @@ function handlers(client: QueryClient, userId: string) {
   return {
     ready: ({ resumed }: LiveEventData<'ready'>) => {
       // A new connection (not a resume): whatever happened while there was none may be missing on screen.
-      if (readyBefore && !resumed) void client.invalidateQueries({ type: 'active' });
+      if (!resumed && (readyBefore || reopened())) void client.invalidateQueries({ type: 'active' });
       readyBefore = true;
     },
     reset: () => void client.invalidateQueries(),
@@ -52,10 +52,12 @@ function handlers(client: QueryClient, userId: string) {
  * the tab is shown again or the device is back online. Returns the function that closes it for good.
  */
 export function connectLiveEvents(client: QueryClient, userId: string, Source: EventSourceConstructor): () => void {
-  const on = handlers(client, userId) as Record<LiveEventName, (data: unknown) => void>;
+  let opened = 0;
+  const on = handlers(client, userId, () => opened > 1) as Record<LiveEventName, (data: unknown) => void>;
   let source: EventSource | null = null;
 
   const open = () => {
+    opened += 1;
     const es = new Source('/api/events');
     source = es;
     for (const name of LIVE_EVENT_NAMES) {
