@@ -48,6 +48,7 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.browseRequests, lazy: () => import('./routes/dashboard-browse-requests') },
               { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
               { path: PAGE_PATHS.bookingDetail, lazy: () => import('./routes/dashboard-booking') },
+              { path: PAGE_PATHS.messages, lazy: () => import('./routes/dashboard-messages') },
             ],
           },
         ],

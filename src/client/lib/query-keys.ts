@@ -18,4 +18,9 @@ export const queryKeys = {
   myBookingsAs: (role: BookingRole) => ['bookings', 'mine', role] as const,
   bookingDetail: (id: string) => ['bookings', 'detail', id] as const,
   dashboard: ['dashboard'] as const,
+  messages: ['messages'] as const,
+  /** One booking's conversation (an infinite query: pages of messages, newest page first). */
+  conversation: (bookingId: string) => ['messages', 'conversation', bookingId] as const,
+  conversations: ['messages', 'conversations'] as const,
+  unread: ['messages', 'unread'] as const,
 };

@@ -41,11 +41,14 @@ interface StubCall {
   headers: Headers;
 }
 
+type StubAnswer = { status?: number; body?: unknown };
+
 /**
  * Stubs `fetch` (the network boundary) with a handler per "METHOD /path" (query string stripped). Unknown routes
- * answer 404 so a test never silently hits the real network. Returns the recorded calls.
+ * answer 404 so a test never silently hits the real network. A handler may answer later (a promise: the request
+ * is in flight until then) or throw (the network failed). Returns the recorded calls.
  */
-export function stubApi(routes: Record<string, (call: StubCall) => { status?: number; body?: unknown }>) {
+export function stubApi(routes: Record<string, (call: StubCall) => StubAnswer | Promise<StubAnswer>>) {
   const calls: StubCall[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -60,7 +63,7 @@ export function stubApi(routes: Record<string, (call: StubCall) => { status?: nu
     calls.push(call);
     const handler = routes[`${method} ${path}`];
     const { status = 200, body } = handler
-      ? handler(call)
+      ? await handler(call)
       : { status: 404, body: { code: 'not_found', message: 'Not found' } };
     if (status === 204) return new Response(null, { status });
     return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -17,6 +17,8 @@ import {
 } from '@/components/ui/sidebar';
 import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
+import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
+import { LiveEvents } from '@/lib/live-events';
 import { PAGE_PATHS } from '../../../shared/routes';
 
 const DASHBOARD_LINKS = [
@@ -50,6 +52,9 @@ function DashboardSidebar() {
                 </NavLink>
               </li>
             ))}
+            <li>
+              <MessagesNavLink onClick={closeOnMobile} />
+            </li>
           </SidebarMenu>
         </SidebarGroup>
       </SidebarContent>
@@ -92,6 +97,7 @@ export function Component() {
 
   return (
     <SidebarProvider>
+      <LiveEvents userId={session.data.user.id} />
       <DashboardSidebar />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">

@@ -96,7 +96,10 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
   );
 }
 
-function BookingDetailView({ booking }: { booking: BookingDetail }) {
+/** What the route puts on the page from other features (the conversation), given the loaded booking. */
+type Slot = (booking: BookingDetail) => React.ReactNode;
+
+function BookingDetailView({ booking, messages }: { booking: BookingDetail; messages?: Slot }) {
   // After an action the button pressed may be gone: focus goes to the status, which says what changed.
   const statusRef = useRef<HTMLParagraphElement>(null);
   const { request } = booking;
@@ -124,6 +127,7 @@ function BookingDetailView({ booking }: { booking: BookingDetail }) {
       {booking.my_role === 'requester' && booking.delivery_code ? <DeliveryCode code={booking.delivery_code} /> : null}
       <Cancellation booking={booking} />
       <Summary booking={booking} />
+      {messages?.(booking)}
       {booking.has_photo ? (
         <Card>
           <CardHeader>
@@ -144,10 +148,10 @@ function BookingDetailView({ booking }: { booking: BookingDetail }) {
   );
 }
 
-function LoadedBookingDetail({ id }: { id: string }) {
+function LoadedBookingDetail({ id, messages }: { id: string; messages?: Slot }) {
   return (
     <DetailQuery query={useBookingDetail(id)} what="this booking" notFound={NOT_FOUND}>
-      {(booking) => <BookingDetailView booking={booking} />}
+      {(booking) => <BookingDetailView booking={booking} messages={messages} />}
     </DetailQuery>
   );
 }
@@ -156,7 +160,7 @@ function LoadedBookingDetail({ id }: { id: string }) {
  * '/dashboard/bookings/:id', the same page for the driver and the requester: the request, both people, the status,
  * what I may do now, the delivery code (requester), who cancelled and why, the handoff photo, the timeline.
  */
-export function BookingDetailPage({ id }: { id: string }) {
+export function BookingDetailPage({ id, messages }: { id: string; messages?: Slot }) {
   if (!idParamSchema.safeParse({ id }).success) return <DetailNotFound {...NOT_FOUND} />;
-  return <LoadedBookingDetail id={id} />;
+  return <LoadedBookingDetail id={id} messages={messages} />;
 }

@@ -1,0 +1,70 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  conversationPageSchema,
+  MESSAGES_PAGE_SIZE,
+  messageSchema,
+  readMarkSchema,
+  type SendMessageInput,
+} from '../../../../shared/messages';
+import { api } from '@/lib/api-client';
+import { addMessageToCache } from '@/lib/conversation-cache';
+import { queryKeys } from '@/lib/query-keys';
+
+const messagesPath = (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/messages`;
+
+/** GET /bookings/:id/messages: one page of the conversation, newest first; `next_cursor` leads to older ones. */
+async function fetchConversationPage(bookingId: string, cursor: string | null, signal?: AbortSignal) {
+  const params = new URLSearchParams({ limit: String(MESSAGES_PAGE_SIZE) });
+  if (cursor) params.set('cursor', cursor);
+  return conversationPageSchema.parse(
+    await api<unknown>(`${messagesPath(bookingId)}?${params.toString()}`, { signal }),
+  );
+}
+
+export function useConversation(bookingId: string) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.conversation(bookingId),
+    queryFn: ({ pageParam, signal }) => fetchConversationPage(bookingId, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/**
+ * POST /bookings/:id/messages. A retry sends the same `client_id`, so the server stores the message once (200
+ * with the stored one). The answer goes into the cache here, not in a component: it lands even if the page closed.
+ */
+export async function sendMessage(
+  client: ReturnType<typeof useQueryClient>,
+  bookingId: string,
+  input: SendMessageInput,
+) {
+  const message = messageSchema.parse(await api<unknown>(messagesPath(bookingId), { method: 'POST', body: input }));
+  addMessageToCache(client, bookingId, message);
+  void client.invalidateQueries({ queryKey: queryKeys.conversations });
+  return message;
+}
+
+/** POST /bookings/:id/messages/read: I have seen everything here; the unread counts change with it. */
+export function useMarkRead(bookingId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      readMarkSchema.parse(await api<unknown>(`${messagesPath(bookingId)}/read`, { method: 'POST', body: {} })),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.unread }),
+        client.invalidateQueries({ queryKey: queryKeys.conversations }),
+      ]),
+  });
+}
+
+/** A message's `client_id`, made once when it is written. randomUUID needs a secure context; http falls back. */
+export function newClientId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,56 @@
+import { Link } from 'react-router';
+import { MESSAGES_EMPTY_TEXT, type ConversationSummary } from '../../../../shared/messages';
+import { bookingDetailPath } from '../../../../shared/routes';
+import { ListPage } from '@/components/list-page';
+import { Badge } from '@/components/ui/badge';
+import { formatInstant } from '@/lib/format';
+import { useConversations } from '../api/conversations';
+
+function ConversationRow({ conversation: c }: { conversation: ConversationSummary }) {
+  const last = c.last_message;
+  return (
+    <Link
+      to={`${bookingDetailPath(c.booking_id)}#messages`}
+      className="block rounded-lg border bg-card p-4 shadow-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0 space-y-1">
+          <p className="break-words text-lg font-semibold">{c.other.full_name}</p>
+          <p className="break-words text-sm text-muted-foreground">{c.request_title}</p>
+        </div>
+        {c.unread_count > 0 ? (
+          <Badge tone="blue">
+            {c.unread_count}
+            <span className="sr-only"> unread</span>
+          </Badge>
+        ) : null}
+      </div>
+      <div className="mt-2 flex flex-wrap items-baseline justify-between gap-x-3">
+        {last ? (
+          <p className="min-w-0 truncate">
+            {last.from_me ? 'You: ' : ''}
+            {last.preview}
+          </p>
+        ) : (
+          <p className="text-muted-foreground">No messages yet</p>
+        )}
+        <time dateTime={last?.created_at ?? c.activity_at} className="text-sm text-muted-foreground">
+          {formatInstant(last?.created_at ?? c.activity_at)}
+        </time>
+      </div>
+    </Link>
+  );
+}
+
+/** '/dashboard/messages': my conversations, most recent first; each opens its booking page at 'Messages'. */
+export function ConversationsPage() {
+  return (
+    <ListPage
+      title="Messages"
+      query={useConversations()}
+      what="your conversations"
+      empty={MESSAGES_EMPTY_TEXT}
+      renderItem={(c) => <ConversationRow conversation={c} />}
+    />
+  );
+}
