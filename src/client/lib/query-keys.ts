@@ -18,4 +18,11 @@ export const queryKeys = {
   myBookingsAs: (role: BookingRole) => ['bookings', 'mine', role] as const,
   bookingDetail: (id: string) => ['bookings', 'detail', id] as const,
   dashboard: ['dashboard'] as const,
+  /** Every conversation and the conversations list (messaging nests its keys under it). */
+  messages: ['messages'] as const,
+  /** The people I blocked: the Settings list and the set the person menus read. */
+  blocks: ['blocks'] as const,
+  blockedList: ['blocks', 'list'] as const,
+  blockedIds: ['blocks', 'ids'] as const,
+  adminReports: ['admin', 'reports'] as const,
 };
