@@ -48,6 +48,8 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.browseRequests, lazy: () => import('./routes/dashboard-browse-requests') },
               { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
               { path: PAGE_PATHS.bookingDetail, lazy: () => import('./routes/dashboard-booking') },
+              { path: PAGE_PATHS.settings, lazy: () => import('./routes/dashboard-settings') },
+              { path: PAGE_PATHS.adminReports, lazy: () => import('./routes/dashboard-admin-reports') },
             ],
           },
         ],

@@ -1,4 +1,4 @@
-import { Car, ClipboardList, LayoutDashboard, LogOut, Package, Search, Truck } from 'lucide-react';
+import { Car, ClipboardList, Flag, LayoutDashboard, LogOut, Package, Search, Settings, Truck } from 'lucide-react';
 import { Navigate, NavLink, Outlet } from 'react-router';
 import { Button } from '@/components/ui/button';
 import {
@@ -28,7 +28,12 @@ const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.myBookings, label: 'My Bookings', icon: Truck, end: false },
 ] as const;
 
-function DashboardSidebar() {
+/** Moderators only (the page and its API answer 404 to anyone else). */
+const ADMIN_LINKS = [{ to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false }] as const;
+/** At the bottom, above 'Sign Out'. */
+const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;
+
+function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
   const signOut = useSignOut();
   const { isMobile, setOpenMobile } = useSidebar();
   const closeOnMobile = () => isMobile && setOpenMobile(false);
@@ -42,7 +47,7 @@ function DashboardSidebar() {
       <SidebarContent>
         <SidebarGroup label="Menu">
           <SidebarMenu>
-            {DASHBOARD_LINKS.map(({ to, label, icon: Icon, end }) => (
+            {[...DASHBOARD_LINKS, ...(isAdmin ? ADMIN_LINKS : [])].map(({ to, label, icon: Icon, end }) => (
               <li key={to}>
                 <NavLink to={to} end={end} className={sidebarItemClass} title={label} onClick={closeOnMobile}>
                   <Icon aria-hidden />
@@ -54,6 +59,10 @@ function DashboardSidebar() {
         </SidebarGroup>
       </SidebarContent>
       <SidebarFooter>
+        <NavLink to={SETTINGS_LINK.to} className={sidebarItemClass} title={SETTINGS_LINK.label} onClick={closeOnMobile}>
+          <SETTINGS_LINK.icon aria-hidden />
+          <SidebarItemLabel>{SETTINGS_LINK.label}</SidebarItemLabel>
+        </NavLink>
         <button
           type="button"
           className={sidebarItemClass}
@@ -92,7 +101,7 @@ export function Component() {
 
   return (
     <SidebarProvider>
-      <DashboardSidebar />
+      <DashboardSidebar isAdmin={session.data.user.is_admin} />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">
           <SidebarTrigger />
