@@ -49,6 +49,8 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.myBookings, lazy: () => import('./routes/dashboard-bookings') },
               { path: PAGE_PATHS.bookingDetail, lazy: () => import('./routes/dashboard-booking') },
               { path: PAGE_PATHS.messages, lazy: () => import('./routes/dashboard-messages') },
+              { path: PAGE_PATHS.settings, lazy: () => import('./routes/dashboard-settings') },
+              { path: PAGE_PATHS.adminReports, lazy: () => import('./routes/dashboard-admin-reports') },
             ],
           },
         ],

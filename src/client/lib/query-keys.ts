@@ -23,4 +23,9 @@ export const queryKeys = {
   conversation: (bookingId: string) => ['messages', 'conversation', bookingId] as const,
   conversations: ['messages', 'conversations'] as const,
   unread: ['messages', 'unread'] as const,
+  /** The people I blocked: the Settings list and the set the person menus read. */
+  blocks: ['blocks'] as const,
+  blockedList: ['blocks', 'list'] as const,
+  blockedIds: ['blocks', 'ids'] as const,
+  adminReports: ['admin', 'reports'] as const,
 };

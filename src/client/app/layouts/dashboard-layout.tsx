@@ -1,4 +1,15 @@
-import { Car, ClipboardList, LayoutDashboard, LogOut, Package, Search, Truck } from 'lucide-react';
+import {
+  Car,
+  ClipboardList,
+  Flag,
+  LayoutDashboard,
+  LogOut,
+  Package,
+  Search,
+  Settings,
+  Truck,
+  type LucideIcon,
+} from 'lucide-react';
 import { Navigate, NavLink, Outlet } from 'react-router';
 import { Button } from '@/components/ui/button';
 import {
@@ -30,10 +41,23 @@ const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.myBookings, label: 'My Bookings', icon: Truck, end: false },
 ] as const;
 
-function DashboardSidebar() {
+/** Moderators only (the page and its API answer 404 to anyone else). */
+const ADMIN_LINKS = [{ to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false }] as const;
+/** At the bottom, above 'Sign Out'. */
+const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;
+
+function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
   const signOut = useSignOut();
   const { isMobile, setOpenMobile } = useSidebar();
   const closeOnMobile = () => isMobile && setOpenMobile(false);
+  const navItem = ({ to, label, icon: Icon, end }: { to: string; label: string; icon: LucideIcon; end: boolean }) => (
+    <li key={to}>
+      <NavLink to={to} end={end} className={sidebarItemClass} title={label} onClick={closeOnMobile}>
+        <Icon aria-hidden />
+        <SidebarItemLabel>{label}</SidebarItemLabel>
+      </NavLink>
+    </li>
+  );
   return (
     <Sidebar label="Dashboard navigation">
       <SidebarHeader>
@@ -44,21 +68,19 @@ function DashboardSidebar() {
       <SidebarContent>
         <SidebarGroup label="Menu">
           <SidebarMenu>
-            {DASHBOARD_LINKS.map(({ to, label, icon: Icon, end }) => (
-              <li key={to}>
-                <NavLink to={to} end={end} className={sidebarItemClass} title={label} onClick={closeOnMobile}>
-                  <Icon aria-hidden />
-                  <SidebarItemLabel>{label}</SidebarItemLabel>
-                </NavLink>
-              </li>
-            ))}
+            {DASHBOARD_LINKS.map(navItem)}
             <li>
               <MessagesNavLink onClick={closeOnMobile} />
             </li>
+            {isAdmin && ADMIN_LINKS.map(navItem)}
           </SidebarMenu>
         </SidebarGroup>
       </SidebarContent>
       <SidebarFooter>
+        <NavLink to={SETTINGS_LINK.to} className={sidebarItemClass} title={SETTINGS_LINK.label} onClick={closeOnMobile}>
+          <SETTINGS_LINK.icon aria-hidden />
+          <SidebarItemLabel>{SETTINGS_LINK.label}</SidebarItemLabel>
+        </NavLink>
         <button
           type="button"
           className={sidebarItemClass}
@@ -98,7 +120,7 @@ export function Component() {
   return (
     <SidebarProvider>
       <LiveEvents userId={session.data.user.id} />
-      <DashboardSidebar />
+      <DashboardSidebar isAdmin={session.data.user.is_admin} />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">
           <SidebarTrigger />

@@ -78,4 +78,17 @@ describe('SignInForm', () => {
     await submit('ann@example.com', 'Whatever-it-is-1');
     await findToast('Error', 'Too many attempts. Please try again in 5 minutes.');
   });
+
+  it('a suspended account (403 account_suspended) is told so, like a wrong password', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({ code: 'account_suspended', message: 'This account is suspended. Contact support.' }),
+        { status: 403, headers: { 'content-type': 'application/json' } },
+      ),
+    );
+    renderForm();
+    await submit('ann@example.com', 'Whatever-it-is-1');
+    await findToast('Error', 'This account is suspended. Contact support.');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
 });

@@ -10,6 +10,7 @@ import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { PersonMenu } from '@/features/moderation';
 import { useBookingDetail } from '../api/booking-detail';
 import { BookingActions } from './booking-actions';
 import { BookingTimeline } from './booking-timeline';
@@ -45,11 +46,11 @@ function Summary({ booking }: { booking: BookingDetail }) {
           </Item>
           <Item term="Compensation">{request.compensation !== null ? formatMoney(request.compensation) : 'None'}</Item>
           <Item term={ROLE_LABEL.driver}>
-            {booking.driver.full_name}
+            <PersonMenu person={booking.driver} bookingId={booking.id} />
             {me('driver')}
           </Item>
           <Item term={ROLE_LABEL.requester}>
-            {booking.requester.full_name}
+            <PersonMenu person={booking.requester} bookingId={booking.id} />
             {me('requester')}
           </Item>
         </dl>

@@ -1,0 +1,30 @@
+import type * as React from 'react';
+import { useId } from 'react';
+import { CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+
+/** One card of the Settings page: a section named by its heading. */
+export function SettingsSection({
+  title,
+  description,
+  headingRef,
+  children,
+}: {
+  title: string;
+  description?: string;
+  /** Lets the section take focus back after the row that had it is gone (e.g. an unblocked person). */
+  headingRef?: React.Ref<HTMLHeadingElement>;
+  children: React.ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="rounded-lg border bg-card text-card-foreground shadow-sm">
+      <CardHeader>
+        <CardTitle id={id} ref={headingRef} tabIndex={-1} className="rounded-sm focus:outline-none">
+          {title}
+        </CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+/** What other features may use of auth: the signed-in user. */
+export { useSession } from './api/session';

@@ -1,0 +1,93 @@
+import { Ban, ChevronDown, Flag, ShieldCheck } from 'lucide-react';
+import { useRef, useState } from 'react';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { useSession } from '@/features/auth';
+import { cn } from '@/lib/utils';
+import { useBlockedIds, useUnblock } from '../api/blocks';
+import { BlockDialog } from './block-dialog';
+import { ReportDialog } from './report-dialog';
+
+export interface Person {
+  id: string;
+  full_name: string;
+}
+
+/**
+ * A person's name as a menu button with 'Report' and 'Block' ('Unblock' when I blocked them). The name itself is
+ * the button (a large target, read as "Ada Field, menu"), with a chevron showing it opens something. My own name,
+ * and any name while I am not known to be signed in, stays plain text. `bookingId` goes with a report made from a
+ * booking. Focus returns to the name when a dialog closes.
+ */
+export function PersonMenu({
+  person,
+  bookingId,
+  className,
+}: {
+  person: Person;
+  bookingId?: string;
+  className?: string;
+}) {
+  const me = useSession().data?.user?.id;
+  const isOther = me !== undefined && me !== person.id;
+  const blockedIds = useBlockedIds(isOther);
+  const unblock = useUnblock();
+  const [dialog, setDialog] = useState<'report' | 'block' | null>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+
+  if (!isOther) return <span className={className}>{person.full_name}</span>;
+
+  const blocked = blockedIds.data?.has(person.id) ?? false;
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    triggerRef.current?.focus();
+  };
+  const setOpen = (open: boolean) => !open && setDialog(null);
+  return (
+    <>
+      {/* Not modal: a dialog opened from an item then owns focus and the page's pointer events cleanly. */}
+      <DropdownMenu modal={false}>
+        <DropdownMenuTrigger
+          ref={triggerRef}
+          className={cn(
+            'inline-flex min-h-11 items-center gap-1 rounded-sm text-left font-medium text-primary underline decoration-dotted underline-offset-4 hover:decoration-solid focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+            className,
+          )}
+        >
+          {person.full_name}
+          <ChevronDown aria-hidden className="size-4 shrink-0" />
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="start">
+          <DropdownMenuItem onSelect={() => setDialog('report')}>
+            <Flag aria-hidden />
+            Report
+          </DropdownMenuItem>
+          {blocked ? (
+            <DropdownMenuItem disabled={unblock.isPending} onSelect={() => unblock.mutate(person.id)}>
+              <ShieldCheck aria-hidden />
+              Unblock
+            </DropdownMenuItem>
+          ) : (
+            // Until the list has loaded the answer is unknown; after a failed load blocking is still safe to offer.
+            <DropdownMenuItem disabled={blockedIds.isPending} onSelect={() => setDialog('block')}>
+              <Ban aria-hidden />
+              Block
+            </DropdownMenuItem>
+          )}
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <ReportDialog
+        person={person}
+        bookingId={bookingId}
+        open={dialog === 'report'}
+        onOpenChange={setOpen}
+        onCloseAutoFocus={returnFocus}
+      />
+      <BlockDialog person={person} open={dialog === 'block'} onOpenChange={setOpen} onCloseAutoFocus={returnFocus} />
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+/** Reporting, blocking and moderation: what other features and the routes use. */
+export { PersonMenu, type Person } from './components/person-menu';
+export { BlockedPeopleSection } from './components/blocked-people-section';
+export { AdminReportsPage } from './components/admin-reports-page';

@@ -1,0 +1,73 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ADA, SAM } from '@/test/factories';
+import { makeBlocked } from '@/test/moderation';
+import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
+import { SettingsPage } from './settings-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const section = () => screen.getByRole('region', { name: 'Blocked people' });
+
+describe('Settings page', () => {
+  it("has the title 'Settings' and a 'Blocked people' section listing whom I blocked and when", async () => {
+    stubApi({
+      'GET /blocks': () => ({
+        body: {
+          items: [makeBlocked(ADA, '2026-05-03T12:00:00.000Z'), makeBlocked(SAM, '2026-04-20T12:00:00.000Z')],
+          next_cursor: null,
+        },
+      }),
+    });
+    renderWithProviders(<SettingsPage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    const list = await within(section()).findByRole('list', { name: 'Blocked people' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'Ada FieldBlocked on May 3, 2026Unblock',
+      'Sam LeeBlocked on April 20, 2026Unblock',
+    ]);
+    expect(within(rows[0]!).getByRole('button', { name: 'Unblock Ada Field' })).toHaveTextContent('Unblock');
+  });
+
+  it("says so when I haven't blocked anyone", async () => {
+    stubApi({ 'GET /blocks': () => ({ body: emptyPage }) });
+    renderWithProviders(<SettingsPage />);
+    expect(await within(section()).findByText("You haven't blocked anyone.")).toBeVisible();
+  });
+
+  it("'Unblock' unblocks at once, toasts 'Unblocked', reloads the list and keeps focus in the section", async () => {
+    let blocked = [makeBlocked(ADA)];
+    const calls = stubApi({
+      'GET /blocks': () => ({ body: { items: blocked, next_cursor: null } }),
+      [`DELETE /blocks/${ADA.id}`]: () => {
+        blocked = [];
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SettingsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Unblock Ada Field' }));
+    expect(await screen.findByText('Unblocked')).toBeVisible();
+    expect(await within(section()).findByText("You haven't blocked anyone.")).toBeVisible();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/blocks/${ADA.id}`]);
+    await waitFor(() => expect(within(section()).getByRole('heading', { name: 'Blocked people' })).toHaveFocus());
+  });
+
+  it("pages with 'Load more'", async () => {
+    const calls = stubApi({
+      'GET /blocks': ({ path }) =>
+        path.includes('cursor=')
+          ? { body: { items: [makeBlocked(SAM)], next_cursor: null } }
+          : { body: { items: [makeBlocked(ADA)], next_cursor: 'next-1' } },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SettingsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Sam Lee')).toBeVisible();
+    expect(screen.getByText('Ada Field')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(calls.map((c) => c.path)).toEqual(['/blocks?limit=20', '/blocks?limit=20&cursor=next-1']);
+  });
+});

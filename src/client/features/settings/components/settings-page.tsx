@@ -1,0 +1,21 @@
+import { PageHeader } from '@/components/page-header';
+import { BlockedPeopleSection } from '@/features/moderation';
+
+/**
+ * '/dashboard/settings': one card per section, in this order. Later sections (profile, email, password,
+ * sessions, two-step sign-in, my data, delete account) are added to this list.
+ */
+const SECTIONS = [{ id: 'blocked-people', Section: BlockedPeopleSection }];
+
+export function SettingsPage() {
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Settings" />
+      <div className="space-y-6">
+        {SECTIONS.map(({ id, Section }) => (
+          <Section key={id} />
+        ))}
+      </div>
+    </div>
+  );
+}
