@@ -105,7 +105,7 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   // Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
   // The event stream is never compressed: compress() would hold events back until a buffer fills.
   app.use((c, next) =>
-    c.req.header('accept-encoding') && c.req.path !== EVENTS_PATH ? compressBody(c, next) : next(),
+    c.req.header('accept-encoding') && !c.req.path.startsWith(EVENTS_PATH) ? compressBody(c, next) : next(),
   );
 
   app.use('/api/*', async (c, next) => {
