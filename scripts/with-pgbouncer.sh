@@ -57,6 +57,8 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 
+# A transaction-mode pooler cannot hold a LISTEN: the LISTEN connection goes to PostgreSQL itself (docs/deploy.md).
+export DATABASE_LISTEN_URL="${DATABASE_LISTEN_URL:-$DATABASE_URL}"
 export DATABASE_URL="postgres://$PG_USER@127.0.0.1:$PORT/${DATABASE_URL##*/}"
 export DATABASE_PREPARE="${DATABASE_PREPARE:-false}"
 echo "[with-pgbouncer] PgBouncer $("$PGBOUNCER" --version | awk 'NR==1{print $2}') (transaction pooling) on port $PORT, DATABASE_PREPARE=$DATABASE_PREPARE" >&2

@@ -5,7 +5,8 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import { authRoutes } from './auth/routes';
-import { createAuthService } from './auth/service';
+import { createAuthService, SESSION_REVOKED } from './auth/service';
+import { hashToken } from './auth/tokens';
 import { contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
 import { createBookingReader } from './bookings/detail';
@@ -13,6 +14,8 @@ import { bookingRoutes, PHOTO_UPLOAD_PATH } from './bookings/routes';
 import { createBookingService } from './bookings/service';
 import { createTransitions } from './bookings/transitions';
 import { dashboardRoutes } from './dashboard/routes';
+import { createEventHub } from './events';
+import { EVENTS_PATH, eventRoutes } from './events/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
@@ -30,6 +33,8 @@ import { createRouter } from './http/validation';
 import { sendError } from './http/error-status';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
+import { conversationRoutes, messageRoutes } from './messages/routes';
+import { createMessageService } from './messages/service';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { rideRoutes } from './rides/routes';
@@ -59,6 +64,18 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
     notifications,
   );
 
+  // Live events: one hub per app, listening once for the whole process (events/hub.ts). A stream ends when its
+  // session does: on a revocation from any instance, and at the latest at the next heartbeat.
+  const hub = createEventHub(db, notifications, {
+    heartbeatMs: env.EVENT_HEARTBEAT_SECONDS * 1000,
+    retentionHours: env.EVENT_RETENTION_HOURS,
+    session: {
+      channel: SESSION_REVOKED,
+      hash: hashToken,
+      userOf: async (token) => (await auth.resolveSession(token))?.user.id ?? null,
+    },
+  });
+
   const app = new Hono<AppEnv>();
   app.use(requestId());
   if (env.LOG_REQUESTS) app.use(logger());
@@ -86,7 +103,10 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   const compressBody = compress();
   // Without Accept-Encoding there is nothing to negotiate, and compress() would still rebuild the response to add
   // Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
-  app.use((c, next) => (c.req.header('accept-encoding') ? compressBody(c, next) : next()));
+  // The event stream is never compressed: compress() would hold events back until a buffer fills.
+  app.use((c, next) =>
+    c.req.header('accept-encoding') && !c.req.path.startsWith(EVENTS_PATH) ? compressBody(c, next) : next(),
+  );
 
   app.use('/api/*', async (c, next) => {
     c.header('Cache-Control', 'no-store');
@@ -142,7 +162,22 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
       throttle,
     }),
   );
+  const messages = createMessageService(db);
+  api.route(
+    '/bookings',
+    conversationRoutes({
+      service: messages,
+      throttle,
+      counter: attempts,
+      messageLimit: {
+        max: env.MESSAGE_LIMIT_PER_USER_MAX,
+        windowMs: env.MESSAGE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
+      },
+    }),
+  );
+  api.route('/messages', messageRoutes(messages));
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
+  api.route('/events', eventRoutes(hub));
   api.route(
     '/contact',
     contactRoutes(
@@ -195,5 +230,6 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   });
   app.notFound((c) => sendError(c, 'not_found', 'There is nothing at this address.'));
 
-  return app;
+  /** Ends every live stream and stops the hub's timers and listeners; call before closing the database. */
+  return Object.assign(app, { close: () => hub.close(), events: hub });
 }

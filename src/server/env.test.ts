@@ -15,6 +15,10 @@ describe('readEnv', () => {
     expect(env.WRITE_LIMIT_PER_USER_MAX).toBe(60);
     expect(env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS).toBe(60);
     expect(env.TRUST_PROXY_HOPS).toBe(0);
+    expect(env.MESSAGE_LIMIT_PER_USER_MAX).toBe(30);
+    expect(env.MESSAGE_LIMIT_PER_USER_WINDOW_SECONDS).toBe(60);
+    expect(env.EVENT_HEARTBEAT_SECONDS).toBe(25);
+    expect(env.EVENT_RETENTION_HOURS).toBe(72);
   });
 
   it('stops with a clear message naming each bad value', () => {
@@ -22,6 +26,8 @@ describe('readEnv', () => {
     expect(() => readEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres:\/\//);
     expect(() => readEnv({ AUTH_PER_IP_MAX: '-1' })).toThrow(/AUTH_PER_IP_MAX/);
     expect(() => readEnv({ WRITE_LIMIT_PER_USER_MAX: '0' })).toThrow(/WRITE_LIMIT_PER_USER_MAX/);
+    expect(() => readEnv({ MESSAGE_LIMIT_PER_USER_MAX: '0' })).toThrow(/MESSAGE_LIMIT_PER_USER_MAX/);
+    expect(() => readEnv({ EVENT_HEARTBEAT_SECONDS: 'soon' })).toThrow(/EVENT_HEARTBEAT_SECONDS/);
   });
 
   it('parses lists and an empty DATABASE_URL', () => {

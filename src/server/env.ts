@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { EVENT_HEARTBEAT_SECONDS, EVENT_RETENTION_HOURS } from '../shared/events';
+import { MESSAGES_PER_MINUTE } from '../shared/messages';
 import {
   DEFAULT_SUPPORT_EMAIL,
   DEFAULT_SUPPORT_PHONE,
@@ -66,6 +68,13 @@ export const envSchema = z.object({
   /** Marketplace writes (post ride, create request, accept, delete) per user per window, all together. */
   WRITE_LIMIT_PER_USER_MAX: int(60),
   WRITE_LIMIT_PER_USER_WINDOW_SECONDS: int(60),
+  /** Messages sent per user per window (its own allowance, besides the write throttle). */
+  MESSAGE_LIMIT_PER_USER_MAX: int(MESSAGES_PER_MINUTE),
+  MESSAGE_LIMIT_PER_USER_WINDOW_SECONDS: int(60),
+  /** The live event stream (GET /api/events): a comment this often keeps proxies and clients sure it is alive. */
+  EVENT_HEARTBEAT_SECONDS: int(EVENT_HEARTBEAT_SECONDS),
+  /** How long each user's events are kept for `Last-Event-ID` resumes (older rows are swept hourly). */
+  EVENT_RETENTION_HOURS: int(EVENT_RETENTION_HOURS),
   /** argon2id cost: memory in KiB, iterations, parallelism (OWASP's baseline by default). */
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),

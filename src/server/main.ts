@@ -28,7 +28,7 @@ const database = await openDatabase({
   listenUrl: env.DATABASE_LISTEN_URL,
 }).catch((err: Error) => fail(`[start] could not open the database: ${err.message}`));
 
-let app;
+let app: ReturnType<typeof createApp>;
 try {
   app = createApp({
     db: database.db,
@@ -58,6 +58,8 @@ function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   console.log(`[stop] ${signal}: closing`);
+  // Live event streams never end by themselves: end them first, or server.close would wait for them.
+  void app.close();
   server.close(() => {
     database.close().finally(() => process.exit(0));
   });

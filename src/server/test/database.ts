@@ -9,6 +9,18 @@ import { openDatabase, type Database } from '../db/client';
 /** Named prepared statements, as the app uses them unless DATABASE_PREPARE=false (tests behind PgBouncer). */
 export const testPrepare = () => process.env.DATABASE_PREPARE !== 'false';
 
+/**
+ * Where a test database's LISTEN connection goes: PostgreSQL itself when DATABASE_LISTEN_URL is set (behind
+ * PgBouncer in transaction mode, scripts/with-pgbouncer.sh), pointed at the same throwaway database.
+ */
+export function testListenUrl(databaseUrl: string): string | undefined {
+  const direct = process.env.DATABASE_LISTEN_URL;
+  if (!direct) return undefined;
+  const listen = new URL(direct);
+  listen.pathname = new URL(databaseUrl).pathname;
+  return listen.toString();
+}
+
 export async function createTestDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.DATABASE_URL;
   if (!url) return openDatabase({ dataDir: 'memory://' });
@@ -20,7 +32,13 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), dataDir: '', poolSize: 20, prepare: testPrepare() });
+  const database = await openDatabase({
+    url: target.toString(),
+    dataDir: '',
+    poolSize: 20,
+    prepare: testPrepare(),
+    listenUrl: testListenUrl(target.toString()),
+  });
   return {
     ...database,
     url: target.toString(),

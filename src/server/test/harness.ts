@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { readEnv, type Env } from '../env';
-import { createTestDatabase, testPrepare } from './database';
+import { createTestDatabase, testListenUrl, testPrepare } from './database';
 
 export const ORIGIN = 'http://localhost';
 export const STRONG_PASSWORD = 'Correct-Horse-9';
@@ -88,6 +88,7 @@ export function setupTestApp(envOverrides: Record<string, string> = {}) {
     ctx.app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications });
   });
   afterAll(async () => {
+    await ctx.app?.close();
     await ctx.database?.close();
   });
 
@@ -107,7 +108,12 @@ export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
   beforeAll(async () => {
     const first = await createTestDatabase();
     if (!first.url) throw new Error('setupTwoInstances needs real PostgreSQL (DATABASE_URL)');
-    const second = await openDatabase({ url: first.url, dataDir: '', prepare: testPrepare() });
+    const second = await openDatabase({
+      url: first.url,
+      dataDir: '',
+      prepare: testPrepare(),
+      listenUrl: testListenUrl(first.url),
+    });
     ctx.databases = [first, second];
     ctx.env = testEnv(envOverrides);
     ctx.apps = [
@@ -116,6 +122,7 @@ export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
     ];
   });
   afterAll(async () => {
+    await Promise.all(ctx.apps?.map((app) => app.close()) ?? []);
     await ctx.databases?.[1]?.close();
     await ctx.databases?.[0]?.close();
   });

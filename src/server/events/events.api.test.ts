@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../shared/messages';
+import { createApp } from '../app';
+import { hashToken } from '../auth/tokens';
+import { sessions, userEvents } from '../db/schema';
+import { setupTestApp } from '../test/harness';
+import { lifecycleHelpers } from '../test/lifecycle';
+import { dataOf, serveApp, SseClient, type SseEvent } from '../test/sse';
+import { EVENTS_CHANNEL } from './outbox';
+import { sweepEvents } from './sweep';
+
+// A 1 s heartbeat, so the session re-check on each heartbeat can be observed.
+const { ctx, call, signUpAndIn, signIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000', EVENT_HEARTBEAT_SECONDS: '1' });
+const { story, act } = lifecycleHelpers(call, signUpAndIn);
+
+let server: { url: string; close(): Promise<void> };
+const open: SseClient[] = [];
+
+beforeAll(async () => {
+  server = await serveApp(ctx.app);
+});
+afterAll(async () => {
+  for (const c of open) c.close();
+  await server?.close();
+});
+
+async function connect(
+  token?: string,
+  opts: { lastEventId?: string; lastEventIdQuery?: string; headers?: Record<string, string> } = {},
+) {
+  const client = await SseClient.open(server.url, { cookie: token, ...opts });
+  open.push(client);
+  return client;
+}
+
+const send = (token: string, bookingId: string, body: string) =>
+  call<Message>('POST', `/bookings/${bookingId}/messages`, { cookie: token, body: { body, client_id: randomUUID() } });
+
+const ids = (events: SseEvent[]) => events.map((e) => Number(e.id));
+
+async function pair() {
+  const s = await story(1);
+  return { requester: s.requester, driver: s.drivers[0]!, bookingId: s.offers[0]!.id, requestId: s.request.id };
+}
+
+describe('GET /api/events', () => {
+  it('refuses a signed-out caller with the JSON 401', async () => {
+    const res = await fetch(`${server.url}/api/events`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('starts with ready (retry 2000, the current position), uncompressed, no-store, unbuffered', async () => {
+    const { requester } = await pair();
+    const stream = await connect(requester.token, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(stream.headers.get('cache-control')).toBe('no-store');
+    expect(stream.headers.get('x-accel-buffering')).toBe('no');
+    expect(stream.headers.get('content-encoding')).toBeNull();
+    const [ready] = await stream.take(1);
+    // The offer already told the requester (booking.changed 'offered'): her position is 1.
+    expect(ready).toEqual({ event: 'ready', data: '{"resumed":false}', id: '1', retry: 2000 });
+    expect(stream.pending()).toEqual([]);
+  });
+
+  it('delivers message.created to both people with increasing ids, and booking.changed when the other acts', async () => {
+    const { requester, driver, bookingId, requestId } = await pair();
+    const theirs = await connect(requester.token);
+    const mine = await connect(driver.token);
+    const [ready] = await theirs.take(1);
+    await mine.take(1);
+
+    const sent = await send(driver.token, bookingId, 'Hello from the road');
+    const [created] = await theirs.take(1);
+    expect(created!.event).toBe('message.created');
+    expect(Number(created!.id)).toBe(Number(ready!.id) + 1);
+    expect(dataOf(created!)).toEqual({ booking_id: bookingId, message: sent.body });
+    // The sender's own stream hears it too (their other tabs).
+    expect((await mine.take(1))[0]).toMatchObject({ event: 'message.created' });
+
+    expect((await act(requester.token, bookingId, 'choose')).status).toBe(200);
+    const [changed] = await mine.take(1);
+    expect(changed!.event).toBe('booking.changed');
+    expect(dataOf(changed!)).toEqual({
+      booking_id: bookingId,
+      request_id: requestId,
+      status: 'confirmed',
+      event_type: 'chosen',
+    });
+
+    await send(requester.token, bookingId, 'See you at eight');
+    await send(driver.token, bookingId, 'Perfect');
+    const more = await theirs.take(3);
+    expect(more.map((e) => e.event)).toEqual(['booking.changed', 'message.created', 'message.created']);
+    expect(ids(more)).toEqual([2, 3, 4].map((k) => Number(ready!.id) + k));
+
+    // conversation.read reaches both when the reader's mark moves (the driver's 'Seen').
+    await call('POST', `/bookings/${bookingId}/messages/read`, { cookie: requester.token, body: {} });
+    await mine.takeUntil((e) => e.event === 'conversation.read');
+    const [read] = await theirs.take(1);
+    expect(read!.event).toBe('conversation.read');
+    expect(dataOf(read!)).toMatchObject({ booking_id: bookingId, reader_id: requester.user.id });
+  });
+
+  it('resumes with Last-Event-ID: exactly the missed events, none twice, then live again', async () => {
+    const { requester, driver, bookingId } = await pair();
+    const first = await connect(requester.token);
+    const [ready] = await first.take(1);
+    await send(driver.token, bookingId, 'one');
+    const [seen] = await first.take(1);
+    const streams = ctx.app.events.size;
+    first.close();
+    await first.ended;
+    // The server notices the client went away and forgets the stream.
+    await expect.poll(() => ctx.app.events.size).toBe(streams - 1);
+
+    const missed = [];
+    for (const body of ['two', 'three', 'four']) missed.push((await send(driver.token, bookingId, body)).body);
+
+    const again = await connect(requester.token, { lastEventId: seen!.id });
+    const [resumed] = await again.take(1);
+    expect(resumed).toMatchObject({ event: 'ready', id: seen!.id, data: '{"resumed":true}' });
+    const replayed = await again.take(3);
+    expect(replayed.map((e) => dataOf<{ message: Message }>(e).message.body)).toEqual(['two', 'three', 'four']);
+    expect(ids(replayed)).toEqual([2, 3, 4].map((k) => Number(ready!.id) + k));
+    expect(await again.quiet(100)).toEqual([]);
+    await send(driver.token, bookingId, 'five');
+    const [live] = await again.take(1);
+    expect(Number(live!.id)).toBe(Number(ready!.id) + 5);
+
+    // The same through ?last_event_id= (for clients that cannot set the header), from the very start.
+    const viaQuery = await connect(requester.token, { lastEventIdQuery: ready!.id });
+    const all = await viaQuery.take(6);
+    expect(all[0]).toMatchObject({ event: 'ready', data: '{"resumed":true}' });
+    expect(ids(all.slice(1))).toEqual([1, 2, 3, 4, 5].map((k) => Number(ready!.id) + k));
+    // Up to date already: ready says so, and nothing follows.
+    const upToDate = await connect(requester.token, { lastEventId: live!.id });
+    expect((await upToDate.take(1))[0]).toMatchObject({ data: '{"resumed":true}', id: live!.id });
+    expect(await upToDate.quiet(100)).toEqual([]);
+  });
+
+  it('answers reset for an id it cannot resume from, and continues from the head', async () => {
+    const { requester, driver, bookingId } = await pair();
+    for (const body of ['a', 'b', 'c']) await send(driver.token, bookingId, body);
+    const head = 4; // the offer, then three messages
+    for (const bad of ['abc', '-1', '1.5', String(head + 1), '99999999999999999999']) {
+      const stream = await connect(requester.token, { lastEventId: bad });
+      const [ready, reset] = await stream.take(2);
+      expect(ready).toMatchObject({ event: 'ready', data: '{"resumed":false}', id: String(head) });
+      expect(reset).toMatchObject({ event: 'reset', data: '{}' });
+      stream.close();
+    }
+
+    // Events older than the retention are swept: a resume from before them is impossible.
+    await ctx.database.db
+      .update(userEvents)
+      .set({ createdAt: sql`now() - interval '100 hours'` })
+      .where(sql`${userEvents.userId} = ${requester.user.id} and ${userEvents.seq} <= 2`);
+    expect(await sweepEvents(ctx.database.db, 72)).toBeGreaterThanOrEqual(2);
+    const kept = await ctx.database.db.select().from(userEvents).where(eq(userEvents.userId, requester.user.id));
+    expect(kept.map((e) => e.seq).sort()).toEqual([3, 4]);
+
+    const tooOld = await connect(requester.token, { lastEventId: '1' });
+    expect((await tooOld.take(2)).map((e) => e.event)).toEqual(['ready', 'reset']);
+    // From the oldest kept row minus one, the replay is still whole.
+    const justInTime = await connect(requester.token, { lastEventId: '2' });
+    const replay = await justInTime.take(3);
+    expect(replay.map((e) => [e.event, e.id])).toEqual([
+      ['ready', '2'],
+      ['message.created', '3'],
+      ['message.created', '4'],
+    ]);
+    await send(driver.token, bookingId, 'd');
+    expect((await tooOld.take(1))[0]).toMatchObject({ event: 'message.created', id: '5' });
+  });
+
+  it('ends the stream when its session is signed out; the user’s other sessions keep theirs', async () => {
+    const { requester, driver, bookingId } = await pair();
+    const otherToken = await signIn(requester.email, 'Correct-Horse-9');
+    const doomed = await connect(requester.token);
+    const survivor = await connect(otherToken);
+    await doomed.take(1);
+    await survivor.take(1);
+
+    expect((await call('POST', '/auth/sign-out', { cookie: requester.token })).status).toBe(204);
+    await doomed.ended;
+    expect(doomed.closed).toBe(true);
+
+    await send(driver.token, bookingId, 'Still there?');
+    expect((await survivor.take(1))[0]).toMatchObject({ event: 'message.created' });
+    expect(survivor.closed).toBe(false);
+  });
+
+  it('re-checks the session on every heartbeat: one deleted without any notice ends its stream', async () => {
+    const { requester } = await pair();
+    const stream = await connect(requester.token);
+    await stream.take(1);
+    await stream.until(() => stream.comments.length > 0, 'a heartbeat', 3_000);
+    expect(stream.comments[0]).toBe('heartbeat');
+    await ctx.database.db.delete(sessions).where(eq(sessions.tokenHash, hashToken(requester.token)));
+    await stream.ended;
+    expect(stream.closed).toBe(true);
+  });
+
+  it('a notification without data, or out of order, is read from user_events: each event once, in order', async () => {
+    const { requester, driver, bookingId } = await pair();
+    const stream = await connect(requester.token);
+    const [ready] = await stream.take(1);
+    const head = Number(ready!.id);
+    await send(driver.token, bookingId, 'real');
+    await stream.take(1);
+    // Stray and repeated hints: a known seq again, one far ahead, one without data. None invents an event.
+    for (const payload of [
+      { u: requester.user.id, s: head + 1, t: 'message.created', d: { fake: true } },
+      { u: requester.user.id, s: head + 9 },
+      { u: requester.user.id, s: head + 2 },
+      'not json',
+    ])
+      await ctx.database.notifications.notify(
+        EVENTS_CHANNEL,
+        typeof payload === 'string' ? payload : JSON.stringify(payload),
+      );
+    await send(driver.token, bookingId, 'next');
+    const [next] = await stream.take(1);
+    expect(next).toMatchObject({ event: 'message.created', id: String(head + 2) });
+    expect(dataOf<{ message: Message }>(next!).message.body).toBe('next');
+    expect(await stream.quiet(150)).toEqual([]);
+  });
+
+  it('closing the app ends its streams (no open connection keeps a test or a shutdown waiting)', async () => {
+    const { requester } = await pair();
+    const app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications });
+    const own = await serveApp(app);
+    try {
+      const stream = await SseClient.open(own.url, { cookie: requester.token });
+      await stream.take(1);
+      expect(app.events.size).toBe(1);
+      await app.close();
+      await stream.ended;
+      expect(app.events.size).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
