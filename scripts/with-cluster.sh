@@ -89,6 +89,17 @@ http {
       proxy_set_header X-Forwarded-Proto \$scheme;
       add_header X-Upstream \$upstream_addr always;
     }
+    location = /api/events {
+      proxy_pass http://ruralroute;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host \$http_host;
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto \$scheme;
+      proxy_buffering off;
+      proxy_read_timeout 1h;
+      add_header X-Upstream \$upstream_addr always;
+    }
   }
 }
 CONF

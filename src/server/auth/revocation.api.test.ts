@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { sessions } from '../db/schema';
+import { testListenUrl } from '../test/database';
 import { callApp, setupTwoInstances } from '../test/harness';
 import { SESSION_REVOKED, createAuthService } from './service';
 import { hashToken } from './tokens';
@@ -110,7 +111,12 @@ describe.skipIf(!realPostgres)('session revocation across two instances on one P
 
     beforeAll(async () => {
       const url = (ctx.databases[0] as Database & { url: string }).url;
-      third.database = await openDatabase({ url, dataDir: '', listen: { minMs: 60_000, maxMs: 60_000 } });
+      third.database = await openDatabase({
+        url,
+        dataDir: '',
+        listenUrl: testListenUrl(url),
+        listen: { minMs: 60_000, maxMs: 60_000 },
+      });
       third.app = createApp({ db: third.database.db, env: ctx.env, notifications: third.database.notifications });
       await until('the third LISTEN connection', () => listening(third.database));
     });
