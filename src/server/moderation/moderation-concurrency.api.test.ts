@@ -47,7 +47,7 @@ describe.skipIf(!realPostgres)(
     });
 
     it('two admins suspending from two reports about one person at once: one 200, the other 409, one action row', async () => {
-      const admins = [];
+      const admins: { token: string }[] = [];
       for (let i = 0; i < 2; i++) {
         const a = await signUpAndIn();
         await ctx.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, a.user.id));
