@@ -13,7 +13,11 @@ export async function buildServer() {
   rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/server/main.ts', 'db-migrate': 'src/server/db-migrate.ts' },
+    entryPoints: {
+      main: 'src/server/main.ts',
+      'db-migrate': 'src/server/db-migrate.ts',
+      'admin-grant': 'src/server/admin-grant.ts',
+    },
     outdir,
     bundle: true,
     packages: 'external',

@@ -32,6 +32,9 @@ import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
 import { sendError } from './http/error-status';
 import { createAttemptCounter } from './limits';
+import { createAdminService } from './moderation/admin';
+import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
+import { createBlockService, createReportService } from './moderation/service';
 import { writeThrottle } from './limits/middleware';
 import { conversationRoutes, messageRoutes } from './messages/routes';
 import { createMessageService } from './messages/service';
@@ -178,6 +181,10 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   api.route('/messages', messageRoutes(messages));
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route('/events', eventRoutes(hub));
+  api.route('/blocks', blockRoutes(createBlockService(db), throttle));
+  api.route('/reports', reportRoutes(createReportService(db), throttle));
+  // Suspension signs the person out on every instance (the session_revoked notification).
+  api.route('/admin', adminRoutes(createAdminService(db, (userId) => auth.revokeUserSessions(userId))));
   api.route(
     '/contact',
     contactRoutes(

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'conversation_closed',
   'blocked',
   'account_suspended',
+  // A moderator acted on a report someone else (or they, a moment ago) already resolved.
+  'report_already_resolved',
   // The same idempotency key (a message's client_id) sent again with a different body.
   'idempotency_key_reused',
   'internal_error',

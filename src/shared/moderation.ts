@@ -69,4 +69,5 @@ export const MODERATION_TEXT = {
 
 export const MODERATION_ERRORS = {
   account_suspended: { title: 'Error', message: 'This account is suspended. Contact support.' },
+  report_already_resolved: { title: 'Error', message: 'This report has already been resolved. Reload the list.' },
 } as const;

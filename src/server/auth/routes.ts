@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { normalizeEmail, sessionInfoSchema, signInSchema, signUpSchema, userSchema } from '../../shared/auth';
+import { MODERATION_ERRORS } from '../../shared/moderation';
 import { DomainError } from '../core/domain-error';
 import { clientIp } from '../http/client-ip';
 import { clearSessionCookie, readToken, writeSessionCookie } from '../http/session';
@@ -98,10 +99,13 @@ export function authRoutes(auth: AuthService, counter: AttemptCounter, limits: A
       await counter.release(pair);
       throw tooManyRequests(tooManyMessage(overall.retryAfterSeconds), overall.retryAfterSeconds);
     }
-    const user = await auth.verifyCredentials(email, password);
-    if (!user) throw new DomainError('invalid_credentials', 'Invalid email or password.');
+    const verified = await auth.verifyCredentials(email, password);
+    if (!verified) throw new DomainError('invalid_credentials', 'Invalid email or password.');
     // Only failures count: a correct password forgets this address's failures and returns the account-wide hit.
     await Promise.all([counter.clear('sign-in-account-ip', accountAtIp), counter.release(overall)]);
+    // The right password for a suspended account: told so (only now), and no session.
+    if (verified.suspended) throw new DomainError('account_suspended', MODERATION_ERRORS.account_suspended.message);
+    const { user } = verified;
     const created = await auth.createSession(user.id, c.req.header('user-agent'));
     writeSessionCookie(c, created.token, created.lastSeenAt, created.expiresAt, auth.policy.idleMs, trustProxyHops);
     return c.json(

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pgNotify, type Notifications } from '../db/notify';
 import { profiles, sessions, users } from '../db/schema';
@@ -65,8 +65,14 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     }
   }
 
-  /** Returns the user when the password matches, null otherwise (same work either way). */
-  async function verifyCredentials(emailInput: string, password: string): Promise<User | null> {
+  /**
+   * Returns the user when the password matches, null otherwise (same work either way). `suspended` is only ever
+   * told to someone who gave the right password: a wrong one gets the usual null.
+   */
+  async function verifyCredentials(
+    emailInput: string,
+    password: string,
+  ): Promise<{ user: User; suspended: boolean } | null> {
     const email = normalizeEmail(emailInput);
     const [row] = await db
       .select({
@@ -75,6 +81,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         hash: users.passwordHash,
         fullName: profiles.fullName,
         role: users.role,
+        suspendedAt: users.suspendedAt,
       })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -85,7 +92,11 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       return null;
     }
     const ok = await verifyPassword(row.hash, password);
-    return ok ? { id: row.id, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' } : null;
+    if (!ok) return null;
+    return {
+      user: { id: row.id, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
+      suspended: row.suspendedAt !== null,
+    };
   }
 
   async function createSession(userId: string, userAgent: string | undefined) {
@@ -139,7 +150,8 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(eq(sessions.tokenHash, tokenHash))
+      // A suspended account's sessions are deleted when it is suspended; this holds even before that commits.
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(users.suspendedAt)))
       .limit(1);
     if (!row) return null;
     const now = Date.now();

@@ -1,4 +1,4 @@
 // The bookings feature's public module: what other features may import (docs/decisions/015). Routes are
 // HTTP-facing and wired by app.ts alone.
-export { announce, declinePendingOffers } from './transitions';
+export { announce, declineOffersBetween, declinePendingOffers } from './transitions';
 export { actionsFor, findMove, MOVES, type Move } from './lifecycle';

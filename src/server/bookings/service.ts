@@ -2,6 +2,7 @@ import { aliasedTable, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { User } from '../../shared/auth';
 import type { BookingRole } from '../../shared/lifecycle';
+import { MESSAGING_ERRORS } from '../../shared/messages';
 import { MARKETPLACE_ERRORS, type Booking, type Page } from '../../shared/marketplace';
 import type { BookingStatus } from '../../shared/statuses';
 import { DomainError } from '../core/domain-error';
@@ -10,7 +11,8 @@ import { isUniqueViolation } from '../db/errors';
 import { Outbox } from '../events';
 import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { bookingEvents, bookings, deliveryRequests, profiles } from '../db/schema';
+import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
+import { isBlockedBetween } from '../moderation';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -70,13 +72,21 @@ export function createBookingService(db: Db) {
             pickupLocation: deliveryRequests.pickupLocation,
             deliveryLocation: deliveryRequests.deliveryLocation,
             requesterName: profiles.fullName,
+            suspendedAt: users.suspendedAt,
           })
           .from(deliveryRequests)
           .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+          .innerJoin(users, eq(users.id, deliveryRequests.userId))
           .where(eq(deliveryRequests.id, requestId))
-          .for('share', { of: deliveryRequests });
-        if (!request || request.status !== 'open') throw refusal('request_unavailable');
+          // The requester's users row too: a block (moderation) and a suspension lock it for update, so either
+          // commits before this reads it, or waits for this offer and then declines it / hides the request.
+          .for('share', { of: [deliveryRequests, users] });
+        // A suspended requester's requests have left Browse: to a driver they are simply no longer available.
+        if (!request || request.status !== 'open' || request.suspendedAt) throw refusal('request_unavailable');
         if (request.userId === driver.id) throw refusal('own_request');
+        // After the lock, so a block committed while this waited is seen (each statement reads afresh).
+        if (await isBlockedBetween(tx, driver.id, request.userId))
+          throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
         const [booking] = await tx
           .insert(bookings)
           .values({ requestId, driverId: driver.id, requesterId: request.userId, status: 'pending' })

@@ -116,6 +116,33 @@ export async function declinePendingOffers(
 }
 
 /**
+ * Declines every pending offer between two people, in either direction (a's offers on b's requests and b's on
+ * a's), inside the caller's transaction: a block ends what is still only an offer. Event 'declined' with the
+ * blocker as actor, like a requester's decline; confirmed bookings are left to run their course. Returns how many.
+ */
+export async function declineOffersBetween(tx: Db, a: string, b: string, actorId: string, out: Outbox) {
+  const declined = await tx
+    .update(bookings)
+    .set({ status: 'declined', endedAt: sql`clock_timestamp()` })
+    .where(
+      and(
+        sql`${bookings.status} = 'pending'`,
+        sql`((${bookings.driverId} = ${a} and ${bookings.requesterId} = ${b}) or (${bookings.driverId} = ${b} and ${bookings.requesterId} = ${a}))`,
+      ),
+    )
+    .returning({
+      id: bookings.id,
+      requestId: bookings.requestId,
+      driverId: bookings.driverId,
+      requesterId: bookings.requesterId,
+    });
+  if (declined.length)
+    await tx.insert(bookingEvents).values(declined.map((d) => eventRow(d, actorId, 'declined', 'pending', 'declined')));
+  for (const d of declined) announce(out, d, 'declined', 'declined');
+  return declined.length;
+}
+
+/**
  * Runs the lifecycle's moves (lifecycle.ts). Each one is one transaction: the request row locked FOR UPDATE first
  * when the move touches it (so choose, cancel, complete and receive on one request take turns, and an accept
  * holding FOR SHARE finishes before or sees the new status), then a guarded

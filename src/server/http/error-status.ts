@@ -40,6 +40,7 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   // One of the two blocked the other: nothing passes between them.
   blocked: { status: 403 },
   account_suspended: { status: 403 },
+  report_already_resolved: { status: 409 },
   idempotency_key_reused: { status: 422 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
