@@ -77,11 +77,23 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
   const a = await newUser(browser, aName);
   const b = await newUser(browser, bName);
 
-  // Every answer the driver's browser receives, to prove the delivery code is never among them.
+  // Every answer the driver's browser receives, to prove the delivery code is never among them: the API's answers,
+  // and every event of the live stream (a response that never ends, so read in the page as the app receives it).
   const driverResponses: Promise<string>[] = [];
   b.page.on('response', (res) => {
-    if (res.url().includes('/api/')) driverResponses.push(res.text().catch(() => ''));
+    if (res.url().includes('/api/') && !res.url().includes('/api/events'))
+      driverResponses.push(res.text().catch(() => ''));
   });
+  await b.context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __streamed: string[] }).__streamed = seen;
+    const add = EventSource.prototype.addEventListener;
+    EventSource.prototype.addEventListener = function (this: EventSource, type: string, ...rest: never[]) {
+      add.call(this, type, (e: Event) => seen.push(`${type} ${(e as MessageEvent).data}`));
+      return add.call(this, type, ...(rest as [EventListener]));
+    } as typeof add;
+  });
+  await b.page.reload();
 
   await postRequest(a.page, title);
   await expect(card(a.page, title)).toContainText('No offers yet');
@@ -202,6 +214,9 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
   await expect(b.page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   expect(await b.page.locator('body').innerText()).not.toContain(code);
   for (const body of await Promise.all(driverResponses)) expect(body).not.toContain(code);
+  const streamed = await b.page.evaluate(() => (window as unknown as { __streamed: string[] }).__streamed);
+  expect(streamed.join('\n')).toContain('"event_type":"completed"');
+  expect(streamed.join('\n')).not.toContain(code);
 
   await a.context.close();
   await b.context.close();

@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations, expectToast, PASSWORD } from './fixtures';
+import { goTo, tag } from './marketplace-helpers';
+import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
+
+/**
+ * Issue 10, reporting and blocking, in real browsers on a server of this spec's own (the admin role is granted on
+ * the command line, which needs the embedded database while no server holds it).
+ */
+
+const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Dashboard navigation' });
+
+test('report and block from a booking, the offer declined live, unblock in Settings; an admin suspends', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'rr-e2e-moderation-'));
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  let server = await startServer(port, { DATA_DIR: dataDir });
+  try {
+    const requester = await personOn(browser, base, 'Rita Requester');
+    const driver = await personOn(browser, base, 'Sam Spammer');
+    const moderator = await personOn(browser, base, 'Mona Moderator');
+    const title = `Feed run ${tag()}`;
+    const bookingId = await bookingBetween(requester, driver, title);
+    const r = requester.page;
+    const d = driver.page;
+    await d.goto(`/dashboard/bookings/${bookingId}`);
+    await expect(d.getByText(/^Status:/)).toContainText('Pending');
+
+    // Report: the name is a menu; the dialog refuses an empty form with its messages, then sends.
+    await r.goto(`/dashboard/bookings/${bookingId}`);
+    await r.getByRole('button', { name: /Sam Spammer/ }).click();
+    await r.getByRole('menuitem', { name: 'Report' }).click();
+    const report = r.getByRole('dialog', { name: 'Report Sam Spammer' });
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await expect(report.getByText('Please choose a reason')).toBeVisible();
+    await expect(report.getByText('Details are required')).toBeVisible();
+    await expectNoAxeViolations(r);
+    await report.getByLabel('Reason').selectOption({ label: 'Spam or scam' });
+    await report.getByLabel('Details').fill('Asked me to pay outside the app first.');
+    await report.getByRole('button', { name: 'Send report' }).click();
+    await expectToast(r, 'Report sent. Thank you for helping keep RuralRoute safe.');
+    await expect(report).toBeHidden();
+
+    // Block, after a confirmation: the pending offer is declined, and the driver's open page shows it live.
+    await r.getByRole('button', { name: /Sam Spammer/ }).click();
+    await r.getByRole('menuitem', { name: 'Block' }).click();
+    const confirm = r.getByRole('alertdialog', { name: 'Block Sam Spammer?' });
+    await expectNoAxeViolations(r);
+    await confirm.getByRole('button', { name: 'Block' }).click();
+    await expectToast(r, 'Blocked');
+    await expect(d.getByText(/^Status:/)).toContainText('Declined');
+    await expect(d.getByText("You can't contact this person.")).toBeVisible();
+    // Neither sees the other's listings in Browse.
+    await goTo(d, 'Browse Requests', 'Browse Delivery Requests');
+    await expect(d.getByRole('heading', { name: title, exact: true })).toHaveCount(0);
+
+    // Unblock from Settings.
+    await sidebar(r).getByRole('link', { name: 'Settings' }).click();
+    await expect(r.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    const blocked = r.getByRole('listitem').filter({ hasText: 'Sam Spammer' });
+    await expect(blocked).toContainText('Blocked on');
+    await expectNoAxeViolations(r);
+    await blocked.getByRole('button', { name: /Unblock/ }).click();
+    await expectToast(r, 'Unblocked');
+    await expect(r.getByText("You haven't blocked anyone.")).toBeVisible();
+
+    // Nobody but an admin has Reports; the role is granted on the command line, with the server stopped.
+    await expect(sidebar(moderator.page).getByRole('link', { name: 'Reports' })).toHaveCount(0);
+    await stopServer(server);
+    const grant = await promisify(execFile)(process.execPath, ['dist/server/admin-grant.js', moderator.email], {
+      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
+    });
+    expect(grant.stdout + grant.stderr).toContain(moderator.email);
+    server = await startServer(port, { DATA_DIR: dataDir });
+
+    const m = moderator.page;
+    await m.goto('/dashboard');
+    await sidebar(m).getByRole('link', { name: 'Reports' }).click();
+    await expect(m.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+    const item = m
+      .getByRole('article')
+      .filter({ hasText: 'Sam Spammer' })
+      .or(m.getByRole('listitem').filter({ hasText: 'Asked me to pay outside the app first.' }));
+    await expect(item.first()).toContainText('Spam or scam');
+    await expect(item.first()).toContainText('Rita Requester');
+    await expectNoAxeViolations(m);
+    await item.first().getByRole('button', { name: 'Suspend account' }).click();
+    await m
+      .getByRole('alertdialog', { name: 'Suspend Sam Spammer?' })
+      .getByRole('button', { name: 'Suspend account' })
+      .click();
+    await expectToast(m, 'Account suspended');
+    await expect(m.getByText('No open reports.')).toBeVisible();
+
+    // The suspended driver's session is over at once, and signing in again is refused with the reason.
+    await d.goto('/dashboard');
+    await expect(d).toHaveURL(/\/auth/);
+    await d.getByLabel('Email').fill(driver.email);
+    await d.getByLabel('Password').fill(PASSWORD);
+    await d.getByRole('button', { name: 'Sign In' }).click();
+    await expect(d.getByText('This account is suspended. Contact support.').first()).toBeVisible();
+
+    for (const p of [requester, driver, moderator]) await p.context.close();
+  } finally {
+    await stopServer(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
