@@ -88,9 +88,14 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
     const seen: string[] = [];
     (window as unknown as { __streamed: string[] }).__streamed = seen;
     const add = EventSource.prototype.addEventListener;
-    EventSource.prototype.addEventListener = function (this: EventSource, type: string, ...rest: never[]) {
+    EventSource.prototype.addEventListener = function (
+      this: EventSource,
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: boolean | AddEventListenerOptions,
+    ) {
       add.call(this, type, (e: Event) => seen.push(`${type} ${(e as MessageEvent).data}`));
-      return add.call(this, type, ...(rest as [EventListener]));
+      add.call(this, type, listener, options);
     } as typeof add;
   });
   await b.page.reload();
