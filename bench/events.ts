@@ -342,4 +342,4 @@ async function main() {
   }
 }
 
-if (process.argv[1]?.endsWith("events.ts")) await main();
+if (process.argv[1]?.endsWith('events.ts')) await main();
