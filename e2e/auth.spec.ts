@@ -135,6 +135,8 @@ test('unknown paths show the 404 page and log the path', async ({ page }) => {
 
 test('auth and dashboard pages pass axe and work by keyboard', async ({ page }) => {
   await page.goto('/auth');
+  // /auth renders in the browser (it is not prerendered): judge it once it is there, not the empty shell.
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expectNoAxeViolations(page);
   await signUpAndSignIn(page);
   await expectNoAxeViolations(page);
