@@ -69,8 +69,10 @@ test('driver and requester write to each other live; the unread badge rises and 
   await expect(messagesLink(r)).toHaveAccessibleName('Messages, 1 unread');
   await messagesLink(r).click();
   await expect(r.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
-  const row = r.getByRole('link', { name: new RegExp(title) });
-  await expect(row).toContainText('Dan Driver');
+  const item = r.getByRole('listitem').filter({ hasText: title });
+  // The other person's name is their menu (Report, Block); the rest of the card opens the conversation.
+  await expect(item.getByRole('button', { name: /Dan Driver/ })).toBeVisible();
+  const row = item.getByRole('link');
   await expect(row).toContainText('Hello! Is the bag ready');
   await expect(row).not.toContainText('from 10'); // the first line only
   await expectNoAxeViolations(r);

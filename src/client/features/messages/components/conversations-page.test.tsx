@@ -30,8 +30,12 @@ describe('Messages page', () => {
     renderWithProviders(<ConversationsPage />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
     await screen.findByText('Is the gate open?');
-    const [first, second] = within(screen.getByRole('list', { name: 'Your conversations' })).getAllByRole('link');
-    expect(first).toHaveAttribute('href', `/dashboard/bookings/${unread.booking_id}#messages`);
+    const [first, second] = within(screen.getByRole('list', { name: 'Your conversations' })).getAllByRole('listitem');
+    // The name is the person's menu; the rest of the card is the link to the conversation.
+    expect(within(first!).getByRole('link')).toHaveAttribute(
+      'href',
+      `/dashboard/bookings/${unread.booking_id}#messages`,
+    );
     expect(within(first!).getByText('Ada Field')).toBeVisible();
     expect(within(first!).getByText('Feed sacks')).toBeVisible();
     expect(within(first!).getByText('Is the gate open?')).toBeVisible();

@@ -3,21 +3,20 @@ import { MESSAGES_EMPTY_TEXT, type ConversationSummary } from '../../../../share
 import { bookingDetailPath } from '../../../../shared/routes';
 import { ListPage } from '@/components/list-page';
 import { Badge } from '@/components/ui/badge';
+import { PersonMenu } from '@/features/moderation';
 import { formatInstant } from '@/lib/format';
 import { useConversations } from '../api/conversations';
 
+/**
+ * One conversation: the other person's name is their menu (Report, Block), like everywhere a name is shown; the rest
+ * of the card is the link that opens the conversation (a menu button cannot sit inside a link).
+ */
 function ConversationRow({ conversation: c }: { conversation: ConversationSummary }) {
   const last = c.last_message;
   return (
-    <Link
-      to={`${bookingDetailPath(c.booking_id)}#messages`}
-      className="block rounded-lg border bg-card p-4 shadow-sm outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
-    >
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0 space-y-1">
-          <p className="break-words text-lg font-semibold">{c.other.full_name}</p>
-          <p className="break-words text-sm text-muted-foreground">{c.request_title}</p>
-        </div>
+    <div className="rounded-lg border bg-card shadow-sm">
+      <div className="flex items-start justify-between gap-3 px-4 pt-4">
+        <PersonMenu person={c.other} bookingId={c.booking_id} className="break-words text-lg font-semibold" />
         {c.unread_count > 0 ? (
           <Badge tone="blue">
             {c.unread_count}
@@ -25,20 +24,26 @@ function ConversationRow({ conversation: c }: { conversation: ConversationSummar
           </Badge>
         ) : null}
       </div>
-      <div className="mt-2 flex flex-wrap items-baseline justify-between gap-x-3">
-        {last ? (
-          <p className="min-w-0 truncate">
-            {last.from_me ? 'You: ' : ''}
-            {last.preview}
-          </p>
-        ) : (
-          <p className="text-muted-foreground">No messages yet</p>
-        )}
-        <time dateTime={last?.created_at ?? c.activity_at} className="text-sm text-muted-foreground">
-          {formatInstant(last?.created_at ?? c.activity_at)}
-        </time>
-      </div>
-    </Link>
+      <Link
+        to={`${bookingDetailPath(c.booking_id)}#messages`}
+        className="block rounded-b-lg px-4 pb-4 pt-1 outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <p className="break-words text-sm text-muted-foreground">{c.request_title}</p>
+        <div className="mt-2 flex flex-wrap items-baseline justify-between gap-x-3">
+          {last ? (
+            <p className="min-w-0 truncate">
+              {last.from_me ? 'You: ' : ''}
+              {last.preview}
+            </p>
+          ) : (
+            <p className="text-muted-foreground">No messages yet</p>
+          )}
+          <time dateTime={last?.created_at ?? c.activity_at} className="text-sm text-muted-foreground">
+            {formatInstant(last?.created_at ?? c.activity_at)}
+          </time>
+        </div>
+      </Link>
+    </div>
   );
 }
 
