@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, expectToast } from './fixtures';
-import { card, createRequest, goTo, newUser, tag } from './marketplace-helpers';
+import { card, createRequest, goTo, newUser, openBooking, tag } from './marketplace-helpers';
 
 /**
  * Issue 9, the booking lifecycle, in real browsers: a requester and one or two drivers, each in their own context
@@ -38,17 +38,6 @@ async function openRequest(page: Page, title: string) {
     .getByRole('link', { name: `View request ${title}` })
     .click();
   await expect(page).toHaveURL(/\/dashboard\/requests\/[^/]+$/);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-}
-
-/** My Bookings (the given tab) -> 'View booking' -> the booking page. */
-async function openBooking(page: Page, title: string, tab: 'As driver' | 'As requester' = 'As driver') {
-  await goTo(page, 'My Bookings', 'My Bookings');
-  await page.getByRole('tab', { name: tab }).click();
-  await card(page, title)
-    .getByRole('link', { name: `View booking for ${title}` })
-    .click();
-  await expect(page).toHaveURL(/\/dashboard\/bookings\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 

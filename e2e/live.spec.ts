@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
 import { expectNoAxeViolations } from './fixtures';
-import { card, createRequest, goTo, newUser, tag } from './marketplace-helpers';
+import { card, createRequest, goTo, newUser, openBooking, tag } from './marketplace-helpers';
 import { bookingBetween, freePort, startServer, stopServer, personOn } from './own-server';
 
 /**
@@ -25,14 +25,6 @@ async function send(page: Page, text: string) {
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
-}
-
-async function openBookingAsDriver(page: Page, title: string) {
-  await goTo(page, 'My Bookings', 'My Bookings');
-  await card(page, title)
-    .getByRole('link', { name: `View booking for ${title}` })
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 
 test('driver and requester write to each other live; the unread badge rises and clears', async ({ browser }) => {
@@ -60,7 +52,7 @@ test('driver and requester write to each other live; the unread badge rises and 
   await expect(messagesLink(r)).toHaveAccessibleName('Messages');
 
   // The driver asks before being chosen: the conversation is open from the offer.
-  await openBookingAsDriver(d, title);
+  await openBooking(d, title);
   await expect(d.getByRole('heading', { name: 'Messages' })).toBeVisible();
   await send(d, 'Hello! Is the bag ready\nfrom 10 o’clock?');
   await expect(conversation(d).getByRole('listitem').last()).toContainText('Is the bag ready');

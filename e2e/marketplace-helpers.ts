@@ -67,3 +67,14 @@ export async function createRequest(
 export function card(page: Page, title: string) {
   return page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 }
+
+/** My Bookings (the given tab) -> 'View booking' -> the booking page. */
+export async function openBooking(page: Page, title: string, tab: 'As driver' | 'As requester' = 'As driver') {
+  await goTo(page, 'My Bookings', 'My Bookings');
+  await page.getByRole('tab', { name: tab }).click();
+  await card(page, title)
+    .getByRole('link', { name: `View booking for ${title}` })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard\/bookings\/[^/]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+}
