@@ -33,6 +33,11 @@ export const ERROR_CODES = [
   'report_already_resolved',
   // The same idempotency key (a message's client_id) sent again with a different body.
   'idempotency_key_reused',
+  // Reviews (src/shared/reviews.ts, REVIEW_ERRORS).
+  'review_not_open',
+  'review_period_ended',
+  'already_reviewed',
+  'already_replied',
   'internal_error',
 ] as const;
 

@@ -33,6 +33,14 @@ export const liveEventSchemas = {
     status: bookingStatusSchema,
     event_type: bookingEventTypeSchema,
   }),
+  /**
+   * A review on a booking I take part in changed: the other person reviewed me (content still hidden), both
+   * reviews were published, or a reply was posted. The booking's review part and the profiles reload.
+   */
+  'review.changed': z.object({
+    booking_id: z.string().uuid(),
+    published: z.boolean(),
+  }),
 } as const;
 
 export type LiveEventName = keyof typeof liveEventSchemas;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ratingSummarySchema } from './rating';
 import { bookingStatusSchema, requestStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
@@ -134,6 +135,8 @@ export type BookingDetail = z.infer<typeof bookingDetailSchema>;
 export const offerSchema = z.object({
   booking_id: z.string().uuid(),
   driver: person,
+  /** The driver's record, so the requester sees it before choosing (issue 11). */
+  driver_rating: ratingSummarySchema,
   offered_at: z.string(),
 });
 export type Offer = z.infer<typeof offerSchema>;

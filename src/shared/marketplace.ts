@@ -4,6 +4,7 @@ import { LIMITS } from './limits';
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
 import { bookingEventTypeSchema, bookingRoleSchema, requestFieldsSchema } from './lifecycle';
 import { bookingStatusSchema, rideStatusSchema } from './statuses';
+import { ratingSummarySchema } from './rating';
 import { NUL_MESSAGE, noNul } from './text';
 
 export { NUL_MESSAGE };
@@ -143,6 +144,9 @@ export const rideSchema = z.object({
   created_at: z.string(),
   /** The poster's full name (browse lists). */
   poster_name: z.string(),
+  /** The poster: their profile link and rating on the card (issue 11). */
+  poster_id: z.string().uuid(),
+  poster_rating: ratingSummarySchema,
   is_own: z.boolean(),
 });
 export type Ride = z.infer<typeof rideSchema>;
@@ -150,6 +154,9 @@ export type Ride = z.infer<typeof rideSchema>;
 export const deliveryRequestSchema = requestFieldsSchema.extend({
   created_at: z.string(),
   requester_name: z.string(),
+  /** The requester: their profile link and rating on the card (issue 11). */
+  requester_id: z.string().uuid(),
+  requester_rating: ratingSummarySchema,
   is_own: z.boolean(),
   /** The viewer has already accepted it (browse): the card shows a disabled 'Offer sent' instead of Accept. */
   accepted_by_me: z.boolean(),

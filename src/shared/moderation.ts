@@ -22,6 +22,8 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 export const reportInputSchema = z.object({
   reported_user_id: z.string({ error: 'Not found' }).uuid('Not found'),
   booking_id: z.string().uuid('Not found').nullish(),
+  /** A published review being reported: `reported_user_id` must be its author (issue 11). */
+  review_id: z.string().uuid('Not found').nullish(),
   reason: reportReasonSchema,
   details: z
     .string({ error: 'Details are required' })
@@ -50,6 +52,8 @@ export const adminReportSchema = z.object({
   reporter: person,
   reported: person.extend({ suspended: z.boolean() }),
   booking: z.object({ id: z.string().uuid(), request_title: z.string() }).nullable(),
+  /** The reported review, when the report is about one. */
+  review: z.object({ id: z.string().uuid(), rating: z.number().int(), comment: z.string().nullable() }).nullable(),
   resolved_at: z.string().nullable(),
   resolved_by: person.nullable(),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookingDetailPath, isKnownClientPath, PAGE_PATHS, requestDetailPath } from './routes';
+import { bookingDetailPath, isKnownClientPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 const ID = '0b6f7e4c-2f7a-4d1e-9c51-3f1a2b3c4d5e';
 
@@ -8,7 +8,7 @@ describe('isKnownClientPath', () => {
     expect(isKnownClientPath(path)).toBe(true);
   });
 
-  it.each([requestDetailPath(ID), bookingDetailPath(ID), `${bookingDetailPath(ID.toUpperCase())}/`])(
+  it.each([requestDetailPath(ID), bookingDetailPath(ID), profilePath(ID), `${bookingDetailPath(ID.toUpperCase())}/`])(
     'knows the detail page %s',
     (path) => {
       expect(isKnownClientPath(path)).toBe(true);
@@ -19,6 +19,8 @@ describe('isKnownClientPath', () => {
     '/dashboard/nope',
     PAGE_PATHS.requestDetail,
     PAGE_PATHS.bookingDetail,
+    PAGE_PATHS.profile,
+    '/dashboard/users/not-a-uuid',
     '/dashboard/bookings/not-a-uuid',
     `/dashboard/bookings/${ID}/extra`,
     `/dashboard/rides/${ID}`,
@@ -30,5 +32,6 @@ describe('isKnownClientPath', () => {
   it('builds detail links from an id', () => {
     expect(requestDetailPath(ID)).toBe(`/dashboard/requests/${ID}`);
     expect(bookingDetailPath(ID)).toBe(`/dashboard/bookings/${ID}`);
+    expect(profilePath(ID)).toBe(`/dashboard/users/${ID}`);
   });
 });

@@ -19,9 +19,10 @@ export const PAGE_PATHS = {
   settings: '/dashboard/settings',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
-  /** Router patterns; links use requestDetailPath() and bookingDetailPath(). */
+  /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
+  profile: '/dashboard/users/:id',
 } as const;
 
 /** The auth page opened on its 'Sign Up' tab. */
@@ -32,6 +33,8 @@ export const MY_BOOKINGS_AS_REQUESTER_PATH = `${PAGE_PATHS.myBookings}?tab=reque
 
 export const requestDetailPath = (id: string) => `${PAGE_PATHS.myRequests}/${encodeURIComponent(id)}`;
 export const bookingDetailPath = (id: string) => `${PAGE_PATHS.myBookings}/${encodeURIComponent(id)}`;
+/** A person's profile (issue 11). */
+export const profilePath = (userId: string) => `/dashboard/users/${encodeURIComponent(userId)}`;
 
 const P = PAGE_PATHS;
 
@@ -51,7 +54,7 @@ export const DASHBOARD_PATHS = [
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */
-export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail];
+export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail, P.profile];
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const DETAIL_PATTERNS = DETAIL_PATHS.map((p) => new RegExp(`^${p.replace(':id', UUID)}$`, 'i'));

@@ -43,6 +43,16 @@ function handlers(client: QueryClient, userId: string, reopened: () => boolean) 
       invalidate(queryKeys.conversation(booking_id));
       invalidate(queryKeys.conversations);
     },
+    'review.changed': ({ booking_id, published }: LiveEventData<'review.changed'>) => {
+      invalidate(queryKeys.bookingReviews(booking_id));
+      // Published reviews change profiles and the ratings on every card.
+      if (published) {
+        invalidate(queryKeys.users);
+        invalidate(queryKeys.browseRides);
+        invalidate(queryKeys.browseRequests);
+        invalidate(queryKeys.requests);
+      }
+    },
   } satisfies { [N in LiveEventName]: (data: LiveEventData<N>) => void };
 }
 

@@ -17,6 +17,8 @@ export const queryKeys = {
   myBookings: ['bookings', 'mine'] as const,
   myBookingsAs: (role: BookingRole) => ['bookings', 'mine', role] as const,
   bookingDetail: (id: string) => ['bookings', 'detail', id] as const,
+  /** The review part of a booking page: under its detail, so whatever reloads the booking reloads it too. */
+  bookingReviews: (id: string) => ['bookings', 'detail', id, 'reviews'] as const,
   dashboard: ['dashboard'] as const,
   messages: ['messages'] as const,
   /** One booking's conversation (an infinite query: pages of messages, newest page first). */
@@ -28,4 +30,8 @@ export const queryKeys = {
   blockedList: ['blocks', 'list'] as const,
   blockedIds: ['blocks', 'ids'] as const,
   adminReports: ['admin', 'reports'] as const,
+  /** Profiles (issue 11): a person's profile and their published reviews. */
+  users: ['users'] as const,
+  profile: (id: string) => ['users', id, 'profile'] as const,
+  profileReviews: (id: string) => ['users', id, 'reviews'] as const,
 };

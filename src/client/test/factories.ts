@@ -8,6 +8,9 @@ export function uuid() {
   return `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
 }
 
+/** Nobody has reviewed the person yet: cards show 'New member'. */
+export const NO_RATING = { count: 0, average: null };
+
 export function makeRide(over: Partial<Ride> = {}): Ride {
   return {
     id: uuid(),
@@ -20,6 +23,8 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     status: 'active',
     created_at: '2026-01-01T10:00:00.000Z',
     poster_name: 'Ada Field',
+    poster_id: ADA.id,
+    poster_rating: NO_RATING,
     is_own: true,
     ...over,
   };
@@ -37,6 +42,8 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     status: 'open',
     created_at: '2026-01-01T10:00:00.000Z',
     requester_name: 'Ada Field',
+    requester_id: ADA.id,
+    requester_rating: NO_RATING,
     is_own: false,
     accepted_by_me: false,
     ...over,

@@ -25,6 +25,7 @@ export function makeAdminReport(over: Partial<AdminReport> = {}): AdminReport {
     reporter: SAM,
     reported: { ...ADA, suspended: false },
     booking: { id: uuid(), request_title: 'Feed sacks' },
+    review: null,
     resolved_at: null,
     resolved_by: null,
     ...over,

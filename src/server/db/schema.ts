@@ -9,7 +9,9 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
+  type AnyPgColumn,
   time,
   timestamp,
   uniqueIndex,
@@ -21,6 +23,7 @@ import { LIMITS } from '../../shared/limits';
 import { MESSAGE_MAX } from '../../shared/messages';
 import { MODERATION_ACTIONS, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_STATUSES } from '../../shared/moderation';
 import { COMPENSATION_MAX_CENTS } from '../../shared/money';
+import { REVIEW_COMMENT_MAX, REVIEW_REPLY_MAX } from '../../shared/reviews';
 import { BOOKING_STATUSES, REQUEST_STATUSES, RIDE_STATUSES } from '../../shared/statuses';
 
 export const users = pgTable(
@@ -52,12 +55,19 @@ export const profiles = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     fullName: text('full_name').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Published reviews of this person and the sum of their stars (issue 11): bumped by the transaction that
+     * publishes reviews, so a card shows '4.8 ★ · 12 reviews' without reading any review.
+     */
+    ratingCount: integer('rating_count').notNull().default(0),
+    ratingSum: integer('rating_sum').notNull().default(0),
   },
   (t) => [
     check(
       'profiles_full_name_length',
       sql`char_length(${t.fullName}) between 1 and ${sql.raw(String(LIMITS.fullNameMax))}`,
     ),
+    check('profiles_rating_range', sql`${t.ratingSum} between ${t.ratingCount} and 5 * ${t.ratingCount}`),
   ],
 );
 
@@ -320,6 +330,8 @@ export const reports = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     bookingId: uuid('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    /** The published review reported (its author is `reported_id`). */
+    reviewId: uuid('review_id').references((): AnyPgColumn => reviews.id, { onDelete: 'set null' }),
     reason: text('reason').notNull(),
     details: text('details').notNull(),
     status: text('status').notNull().default('open'),
@@ -341,6 +353,52 @@ export const reports = pgTable(
 );
 
 /** Every moderation action: who did what, to whom, when. Never updated or deleted by the app. */
+// ─── Reviews (issue 11): one per person per completed booking, double-blind until both are in or 14 days pass ───
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    reviewerId: uuid('reviewer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    revieweeId: uuid('reviewee_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The reviewer's part in the booking ('driver' reviews the requester). */
+    reviewerRole: text('reviewer_role').notNull(),
+    rating: smallint('rating').notNull(),
+    comment: text('comment'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** Set for both reviews of a booking at once: when the second arrives, or by the sweep after 14 days. */
+    publishedAt: timestamp('published_at', { withTimezone: true, precision: 3 }),
+    reply: text('reply'),
+    repliedAt: timestamp('replied_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    // One review per person per booking: a second (or a concurrent double submit) fails with 23505.
+    uniqueIndex('reviews_booking_reviewer_key').on(t.bookingId, t.reviewerId),
+    // A profile's published reviews, newest first.
+    index('reviews_reviewee_published_idx')
+      .on(t.revieweeId, t.publishedAt, t.id)
+      .where(sql`${t.publishedAt} is not null`),
+    // The sweep's work: reviews still waiting for the other person (few: at most 14 days' worth).
+    index('reviews_unpublished_idx')
+      .on(t.bookingId)
+      .where(sql`${t.publishedAt} is null`),
+    index('reviews_reviewer_idx').on(t.reviewerId),
+    check('reviews_role_check', oneOf(t.reviewerRole, ['driver', 'requester'])),
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    check('reviews_comment_length', lengthBetween(t.comment, REVIEW_COMMENT_MAX)),
+    check('reviews_reply_length', lengthBetween(t.reply, REVIEW_REPLY_MAX)),
+    check('reviews_not_self', sql`${t.reviewerId} <> ${t.revieweeId}`),
+    check('reviews_reply_when_published', sql`${t.reply} is null or ${t.publishedAt} is not null`),
+    check('reviews_replied_at', sql`(${t.reply} is null) = (${t.repliedAt} is null)`),
+  ],
+);
+
 export const moderationActions = pgTable(
   'moderation_actions',
   {

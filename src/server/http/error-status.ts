@@ -42,6 +42,11 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   account_suspended: { status: 403 },
   report_already_resolved: { status: 409 },
   idempotency_key_reused: { status: 422 },
+  // A review of a booking that is not completed, after the 14-day period, a second one, or a second reply.
+  review_not_open: { status: 409 },
+  review_period_ended: { status: 409 },
+  already_reviewed: { status: 409 },
+  already_replied: { status: 409 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },

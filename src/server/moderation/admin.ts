@@ -63,6 +63,7 @@ function toAdminReport(row: ReportRow): AdminReport {
     reporter: { id: row.reporterId, full_name: row.reporterName },
     reported: { id: row.reportedId, full_name: row.reportedName, suspended: row.reportedSuspendedAt !== null },
     booking: row.bookingId && row.requestTitle !== null ? { id: row.bookingId, request_title: row.requestTitle } : null,
+    review: null,
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     resolved_by:
       row.resolvedBy && row.resolverName !== null ? { id: row.resolvedBy, full_name: row.resolverName } : null,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { LIFECYCLE_ERRORS, type RequestDetail } from '../../shared/lifecycle';
 import type { DeliveryRequest, Page } from '../../shared/marketplace';
@@ -10,6 +10,8 @@ import { Outbox } from '../events';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { blockedWith } from '../moderation';
+import { ratingFrom } from '../../shared/rating';
+import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -38,6 +40,8 @@ const columns = {
   status: deliveryRequests.status,
   createdAt: deliveryRequests.createdAt,
   requesterName: profiles.fullName,
+  ratingCount: profiles.ratingCount,
+  ratingSum: profiles.ratingSum,
 };
 interface RequestRow {
   id: string;
@@ -51,6 +55,8 @@ interface RequestRow {
   status: string;
   createdAt: Date;
   requesterName: string;
+  ratingCount: number;
+  ratingSum: number;
   acceptedByMe?: boolean;
   offerCount?: number;
 }
@@ -68,6 +74,8 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     status: row.status as RequestStatus,
     created_at: row.createdAt.toISOString(),
     requester_name: row.requesterName,
+    requester_id: row.userId,
+    requester_rating: ratingFrom(row.ratingCount, row.ratingSum),
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
     ...(row.offerCount === undefined ? {} : { offer_count: row.offerCount }),
@@ -148,7 +156,7 @@ export function createRequestService(db: Db) {
         neededByDate: input.needed_by_date,
         compensationCents: input.compensation === null ? null : toCents(input.compensation),
       })
-      .returning();
+      .returning({ ...getTableColumns(deliveryRequests), ...ratingOf(deliveryRequests.userId) });
     if (!row) throw new Error('insert returned no row');
     return toRequest({ ...row, requesterName: user.full_name }, user.id);
   }
@@ -173,6 +181,8 @@ export function createRequestService(db: Db) {
         createdAt: bookings.createdAt,
         driverId: bookings.driverId,
         driverName: profiles.fullName,
+        ratingCount: profiles.ratingCount,
+        ratingSum: profiles.ratingSum,
       })
       .from(bookings)
       .innerJoin(profiles, eq(profiles.userId, bookings.driverId))
@@ -187,6 +197,7 @@ export function createRequestService(db: Db) {
         .map((b) => ({
           booking_id: b.id,
           driver: { id: b.driverId, full_name: b.driverName },
+          driver_rating: ratingFrom(b.ratingCount, b.ratingSum),
           offered_at: b.createdAt.toISOString(),
         })),
       booking: chosen

@@ -1,10 +1,12 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { earliestToday } from '../../shared/dates';
 import type { Page, Ride } from '../../shared/marketplace';
 import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides, users } from '../db/schema';
+import { ratingFrom } from '../../shared/rating';
+import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 
@@ -31,6 +33,8 @@ const columns = {
   status: rides.status,
   createdAt: rides.createdAt,
   posterName: profiles.fullName,
+  ratingCount: profiles.ratingCount,
+  ratingSum: profiles.ratingSum,
 };
 interface RideRow {
   id: string;
@@ -44,6 +48,8 @@ interface RideRow {
   status: string;
   createdAt: Date;
   posterName: string;
+  ratingCount: number;
+  ratingSum: number;
 }
 
 function toRide(row: RideRow, viewerId: string): Ride {
@@ -60,6 +66,8 @@ function toRide(row: RideRow, viewerId: string): Ride {
     status: row.status as RideStatus,
     created_at: row.createdAt.toISOString(),
     poster_name: row.posterName,
+    poster_id: row.userId,
+    poster_rating: ratingFrom(row.ratingCount, row.ratingSum),
     is_own: row.userId === viewerId,
   };
 }
@@ -112,7 +120,7 @@ export function createRideService(db: Db) {
         availableSpace: input.available_space,
         notes: input.notes,
       })
-      .returning();
+      .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
     if (!row) throw new Error('insert returned no row');
     return toRide({ ...row, posterName: user.full_name }, user.id);
   }

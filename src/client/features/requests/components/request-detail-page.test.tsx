@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestDetail } from '../../../../shared/lifecycle';
-import { makeRequestDetail, SAM, uuid } from '@/test/factories';
+import { makeRequestDetail, NO_RATING, SAM, uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { RequestDetailPage } from './request-detail-page';
 
@@ -15,8 +15,13 @@ function offered(): RequestDetail {
     compensation: '12.50',
     needed_by_date: '2099-07-04',
     offers: [
-      { booking_id: uuid(), driver: SAM, offered_at: '2026-05-01T10:00:00.000Z' },
-      { booking_id: uuid(), driver: BEA, offered_at: '2026-05-01T11:00:00.000Z' },
+      {
+        booking_id: uuid(),
+        driver: SAM,
+        driver_rating: { count: 12, average: 4.8 },
+        offered_at: '2026-05-01T10:00:00.000Z',
+      },
+      { booking_id: uuid(), driver: BEA, driver_rating: NO_RATING, offered_at: '2026-05-01T11:00:00.000Z' },
     ],
   });
 }

@@ -1,0 +1,3 @@
+/** Reviews and profiles (issue 11): what other features and the routes use. */
+export { RatingSummaryText, Stars } from './components/stars';
+export { ReviewItem } from './components/review-item';

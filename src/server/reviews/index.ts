@@ -1,0 +1,2 @@
+/** Reviews and profiles (issue 11): what other features use. */
+export { ratingOf } from './rating';
