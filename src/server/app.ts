@@ -40,6 +40,7 @@ import { conversationRoutes, messageRoutes } from './messages/routes';
 import { createMessageService } from './messages/service';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
+import { bookingReviewRoutes, createReviewService, createReviewSweep, reviewRoutes } from './reviews';
 import { rideRoutes } from './rides/routes';
 import { createRideService } from './rides/service';
 
@@ -50,11 +51,16 @@ export interface AppOptions {
   clientDir?: string;
   /** The database's LISTEN/NOTIFY (Database.notifications); without it the session cache stays off. */
   notifications?: Notifications;
+  /**
+   * The time the reviews' rules read (the 14-day period, when reviews are published); the wall clock unless a
+   * test moves it.
+   */
+  clock?: () => Date;
 }
 
 const MINUTE = 60_000;
 
-export function createApp({ db, env, clientDir, notifications }: AppOptions) {
+export function createApp({ db, env, clientDir, notifications, clock = () => new Date() }: AppOptions) {
   const auth = createAuthService(
     db,
     { memoryCost: env.ARGON2_MEMORY_KIB, timeCost: env.ARGON2_TIME_COST, parallelism: env.ARGON2_PARALLELISM },
@@ -179,6 +185,9 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
     }),
   );
   api.route('/messages', messageRoutes(messages));
+  const reviewService = createReviewService(db, clock);
+  api.route('/bookings', bookingReviewRoutes({ service: reviewService, throttle }));
+  api.route('/reviews', reviewRoutes({ service: reviewService, throttle }));
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route('/events', eventRoutes(hub));
   api.route('/blocks', blockRoutes(createBlockService(db), throttle));
@@ -237,6 +246,42 @@ export function createApp({ db, env, clientDir, notifications }: AppOptions) {
   });
   app.notFound((c) => sendError(c, 'not_found', 'There is nothing at this address.'));
 
-  /** Ends every live stream and stops the hub's timers and listeners; call before closing the database. */
-  return Object.assign(app, { close: () => hub.close(), events: hub });
+  // Reviews whose 14-day period has ended are published by a sweep on every instance (idempotent: decision 019).
+  // Runs on one instance follow each other; the timer skips a beat while one is running, and close() stops the
+  // timer and waits for the run in progress.
+  const sweep = createReviewSweep(db, clock);
+  /** Settles (never rejects) when the latest run has ended; null when none is running. */
+  let sweeping: Promise<void> | null = null;
+  const publishDue = (): Promise<number> => {
+    const run = (sweeping ?? Promise.resolve()).then(() => sweep.publishDue());
+    const settled: Promise<void> = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (sweeping === settled) sweeping = null;
+      });
+    sweeping = settled;
+    return run;
+  };
+  const sweepTimer = setInterval(() => {
+    if (sweeping) return;
+    publishDue().catch((err: Error) => console.warn('[reviews] publishing due reviews failed:', err.message));
+  }, env.REVIEW_SWEEP_SECONDS * 1000);
+  sweepTimer.unref();
+
+  /**
+   * Ends every live stream, stops the hub's and the review sweep's timers and listeners; call before closing the
+   * database. `reviews.publishDue()` runs the sweep now (tests).
+   */
+  return Object.assign(app, {
+    close: async () => {
+      clearInterval(sweepTimer);
+      await sweeping;
+      await hub.close();
+    },
+    events: hub,
+    reviews: { publishDue },
+  });
 }

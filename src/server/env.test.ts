@@ -19,6 +19,7 @@ describe('readEnv', () => {
     expect(env.MESSAGE_LIMIT_PER_USER_WINDOW_SECONDS).toBe(60);
     expect(env.EVENT_HEARTBEAT_SECONDS).toBe(25);
     expect(env.EVENT_RETENTION_HOURS).toBe(72);
+    expect(env.REVIEW_SWEEP_SECONDS).toBe(60);
   });
 
   it('stops with a clear message naming each bad value', () => {
@@ -28,6 +29,7 @@ describe('readEnv', () => {
     expect(() => readEnv({ WRITE_LIMIT_PER_USER_MAX: '0' })).toThrow(/WRITE_LIMIT_PER_USER_MAX/);
     expect(() => readEnv({ MESSAGE_LIMIT_PER_USER_MAX: '0' })).toThrow(/MESSAGE_LIMIT_PER_USER_MAX/);
     expect(() => readEnv({ EVENT_HEARTBEAT_SECONDS: 'soon' })).toThrow(/EVENT_HEARTBEAT_SECONDS/);
+    expect(() => readEnv({ REVIEW_SWEEP_SECONDS: '0' })).toThrow(/REVIEW_SWEEP_SECONDS/);
   });
 
   it('parses lists and an empty DATABASE_URL', () => {

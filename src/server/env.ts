@@ -75,6 +75,11 @@ export const envSchema = z.object({
   EVENT_HEARTBEAT_SECONDS: int(EVENT_HEARTBEAT_SECONDS),
   /** How long each user's events are kept for `Last-Event-ID` resumes (older rows are swept hourly). */
   EVENT_RETENTION_HOURS: int(EVENT_RETENTION_HOURS),
+  /**
+   * How often each instance publishes the reviews whose 14-day period has ended (the other person never reviewed).
+   * Every instance may run it: a review is published, and counted in the ratings, exactly once.
+   */
+  REVIEW_SWEEP_SECONDS: int(60),
   /** argon2id cost: memory in KiB, iterations, parallelism (OWASP's baseline by default). */
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),

@@ -1,2 +1,5 @@
-/** Reviews and profiles (issue 11): what other features use. */
+/** Reviews and profiles (issue 11): what other features use. Routes are wired by app.ts. */
 export { ratingOf } from './rating';
+export { createReviewService, type ReviewService } from './service';
+export { createReviewSweep, type ReviewSweep } from './publish';
+export { bookingReviewRoutes, reviewRoutes } from './routes';

@@ -75,17 +75,22 @@ export async function callApp<T = unknown>(
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
+export interface TestAppOptions {
+  /** The app's clock (AppOptions.clock): a test moves it to see what happens days later, without waiting. */
+  clock?: () => Date;
+}
+
 /**
  * Boots the real app on a real database for one test file. Requests go through `app.request()`, which runs every
  * middleware; `ip` is delivered the way @hono/node-server delivers the socket address.
  */
-export function setupTestApp(envOverrides: Record<string, string> = {}) {
+export function setupTestApp(envOverrides: Record<string, string> = {}, { clock }: TestAppOptions = {}) {
   const ctx = {} as { app: App; database: Database; env: Env };
 
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
     ctx.env = testEnv(envOverrides);
-    ctx.app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications });
+    ctx.app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications, clock });
   });
   afterAll(async () => {
     await ctx.app?.close();
@@ -100,9 +105,14 @@ export function setupTestApp(envOverrides: Record<string, string> = {}) {
 /**
  * Two app instances, each with its own connection pool (and so its own caches and listeners), on ONE real
  * PostgreSQL database: what two processes behind a load balancer share. Real PostgreSQL only (DATABASE_URL);
- * callers skip when it is not set. `a` and `b` call one instance each.
+ * callers skip when it is not set. `a` and `b` call one instance each. `clock` is both instances' clock, or one
+ * for each (two machines whose clocks disagree).
  */
-export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
+export function setupTwoInstances(
+  envOverrides: Record<string, string> = {},
+  { clock }: { clock?: (() => Date) | [() => Date, () => Date] } = {},
+) {
+  const [clockA, clockB] = Array.isArray(clock) ? clock : [clock, clock];
   const ctx = {} as { apps: [App, App]; databases: [Database, Database]; env: Env };
 
   beforeAll(async () => {
@@ -117,8 +127,8 @@ export function setupTwoInstances(envOverrides: Record<string, string> = {}) {
     ctx.databases = [first, second];
     ctx.env = testEnv(envOverrides);
     ctx.apps = [
-      createApp({ db: first.db, env: ctx.env, notifications: first.notifications }),
-      createApp({ db: second.db, env: ctx.env, notifications: second.notifications }),
+      createApp({ db: first.db, env: ctx.env, notifications: first.notifications, clock: clockA }),
+      createApp({ db: second.db, env: ctx.env, notifications: second.notifications, clock: clockB }),
     ];
   });
   afterAll(async () => {
