@@ -126,6 +126,7 @@ describe('the moderation queue', () => {
       reporter: { id: reporter.user.id, full_name: 'Rita Reporter' },
       reported: { id: reported.user.id, full_name: 'Rob Reported', suspended: false },
       booking: { id: booking.id, request_title: 'Hay bales' },
+      review: null,
       resolved_at: null,
       resolved_by: null,
     });

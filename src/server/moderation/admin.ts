@@ -5,7 +5,7 @@ import { MODERATION_ERRORS, type AdminReport, type ReportReason } from '../../sh
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { bookings, deliveryRequests, moderationActions, profiles, reports, users } from '../db/schema';
+import { bookings, deliveryRequests, moderationActions, profiles, reports, reviews, users } from '../db/schema';
 
 export const REPORT_NOT_FOUND = 'Report not found.';
 
@@ -30,6 +30,9 @@ const columns = {
   reportedSuspendedAt: reportedUser.suspendedAt,
   bookingId: bookings.id,
   requestTitle: deliveryRequests.title,
+  reviewId: reviews.id,
+  reviewRating: reviews.rating,
+  reviewComment: reviews.comment,
   resolvedBy: reports.resolvedBy,
   resolverName: resolverProfile.fullName,
 };
@@ -48,6 +51,9 @@ interface ReportRow {
   reportedSuspendedAt: Date | null;
   bookingId: string | null;
   requestTitle: string | null;
+  reviewId: string | null;
+  reviewRating: number | null;
+  reviewComment: string | null;
   resolvedBy: string | null;
   resolverName: string | null;
 }
@@ -63,7 +69,10 @@ function toAdminReport(row: ReportRow): AdminReport {
     reporter: { id: row.reporterId, full_name: row.reporterName },
     reported: { id: row.reportedId, full_name: row.reportedName, suspended: row.reportedSuspendedAt !== null },
     booking: row.bookingId && row.requestTitle !== null ? { id: row.bookingId, request_title: row.requestTitle } : null,
-    review: null,
+    review:
+      row.reviewId && row.reviewRating !== null
+        ? { id: row.reviewId, rating: row.reviewRating, comment: row.reviewComment }
+        : null,
     resolved_at: row.resolvedAt?.toISOString() ?? null,
     resolved_by:
       row.resolvedBy && row.resolverName !== null ? { id: row.resolvedBy, full_name: row.resolverName } : null,
@@ -90,6 +99,7 @@ export function createAdminService(db: Db, endSessions: (userId: string) => Prom
       .innerJoin(reportedUser, eq(reportedUser.id, reports.reportedId))
       .leftJoin(bookings, eq(bookings.id, reports.bookingId))
       .leftJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+      .leftJoin(reviews, eq(reviews.id, reports.reviewId))
       .leftJoin(resolverProfile, eq(resolverProfile.userId, reports.resolvedBy))
       .$dynamic();
   const common = {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Page } from '../../shared/marketplace';
 import type { BlockedPerson, reportInputSchema } from '../../shared/moderation';
@@ -6,7 +6,7 @@ import { declineOffersBetween } from '../bookings';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { blocks, bookings, profiles, reports, users } from '../db/schema';
+import { blocks, bookings, profiles, reports, reviews, users } from '../db/schema';
 import { Outbox } from '../events';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -14,6 +14,7 @@ export const NOT_BLOCKED = "You haven't blocked this person.";
 export const BLOCK_SELF = "You can't block yourself.";
 export const REPORT_SELF = "You can't report yourself.";
 export const SHARED_BOOKING_NOT_FOUND = 'Booking not found.';
+export const REPORTED_REVIEW_NOT_FOUND = 'Review not found.';
 
 const blockCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -107,9 +108,28 @@ export function createReportService(db: Db) {
   /**
    * Files a report. The reported person must exist (404), not be the reporter (400); a booking, when named, must
    * be one the two share, as driver and requester either way round (404 otherwise, as for any booking of others).
+   * A review, when named, must be published (anyone signed in can read it on a profile) and written by the
+   * reported person, not by me; else 404, the same as for a review that does not exist (an unpublished one is its
+   * author's alone).
    */
   async function report(reporterId: string, input: z.output<typeof reportInputSchema>): Promise<{ id: string }> {
     const reportedId = input.reported_user_id;
+    const reviewId = input.review_id ?? null;
+    if (reviewId) {
+      // Checked first: my own review is not mine to report, whoever I name (404 like any review I cannot report).
+      const [review] = await db
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(
+          and(
+            eq(reviews.id, reviewId),
+            eq(reviews.reviewerId, reportedId),
+            ne(reviews.reviewerId, reporterId),
+            sql`${reviews.publishedAt} is not null`,
+          ),
+        );
+      if (!review) throw notFound(REPORTED_REVIEW_NOT_FOUND);
+    }
     if (reporterId === reportedId) throw new DomainError('validation_error', REPORT_SELF);
     const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, reportedId));
     if (!target) throw notFound(USER_NOT_FOUND);
@@ -128,7 +148,7 @@ export function createReportService(db: Db) {
     }
     const [row] = await db
       .insert(reports)
-      .values({ reporterId, reportedId, bookingId, reason: input.reason, details: input.details })
+      .values({ reporterId, reportedId, bookingId, reviewId, reason: input.reason, details: input.details })
       .returning({ id: reports.id });
     if (!row) throw new Error('insert returned no row');
     return row;
