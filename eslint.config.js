@@ -135,6 +135,7 @@ export default tseslint.config(
       'src/server/main.ts',
       'src/server/http/**',
       'src/server/*/routes.ts',
+      'src/server/*/*-routes.ts',
       'src/server/*/middleware.ts',
       '**/*.test.ts',
       'src/server/test/**',

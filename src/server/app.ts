@@ -38,6 +38,7 @@ import { createBlockService, createReportService } from './moderation/service';
 import { writeThrottle } from './limits/middleware';
 import { conversationRoutes, messageRoutes } from './messages/routes';
 import { createMessageService } from './messages/service';
+import { createProfileService, userRoutes } from './reviews';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { bookingReviewRoutes, createReviewService, createReviewSweep, reviewRoutes } from './reviews';
@@ -189,6 +190,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   api.route('/bookings', bookingReviewRoutes({ service: reviewService, throttle }));
   api.route('/reviews', reviewRoutes({ service: reviewService, throttle }));
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
+  api.route('/users', userRoutes(createProfileService(db)));
   api.route('/events', eventRoutes(hub));
   api.route('/blocks', blockRoutes(createBlockService(db), throttle));
   api.route('/reports', reportRoutes(createReportService(db), throttle));

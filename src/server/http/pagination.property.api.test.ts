@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
-import { bookings, deliveryRequests, rides } from '../db/schema';
+import { bookings, deliveryRequests, reviews, rides } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { anyLimit, forgedCursor, validNewestFirstCursor, validRideCursor } from '../test/cursors';
 
@@ -13,6 +13,7 @@ const KNOWN_LISTS = ['/rides/mine', '/rides/browse', '/requests/mine', '/request
 let token = '';
 let lists: string[] = [];
 let ownBookingId = '';
+let ownUserId = '';
 
 interface OpenApiDoc {
   paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
@@ -66,6 +67,18 @@ beforeAll(async () => {
     .returning({ id: bookings.id });
   // Lists inside one row (a booking's conversation) are read through one of the user's own bookings.
   ownBookingId = bookingRows[0]!.id;
+  // A profile's reviews are read through the user's own: the other person's published reviews of them.
+  ownUserId = user.user.id;
+  await ctx.database.db.insert(reviews).values(
+    [bookingRows[0]!, bookingRows[2]!].map((b, i) => ({
+      bookingId: b.id,
+      reviewerId: other.user.id,
+      revieweeId: user.user.id,
+      reviewerRole: i === 0 ? 'requester' : 'driver',
+      rating: 4,
+      publishedAt: new Date(),
+    })),
+  );
 
   // Every GET that takes a cursor is a list; the document's paths may or may not carry the /api prefix.
   const doc = await call<OpenApiDoc>('GET', '/openapi.json');
@@ -76,7 +89,7 @@ beforeAll(async () => {
 });
 
 function get(path: string, query: [string, string][]) {
-  const concrete = path.replace('{id}', ownBookingId);
+  const concrete = path.replace('{id}', path.startsWith('/users/') ? ownUserId : ownBookingId);
   return call<unknown>('GET', `${concrete}?${new URLSearchParams(query)}`, { cookie: token });
 }
 

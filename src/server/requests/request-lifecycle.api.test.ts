@@ -5,9 +5,11 @@ import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import type { PageBody } from '../test/marketplace';
+import { completeDelivery, seedReview } from '../test/reviews';
 
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
-const { act, request, story, confirmed, postRequest } = lifecycleHelpers(call, signUpAndIn);
+const life = lifecycleHelpers(call, signUpAndIn);
+const { act, request, story, confirmed, postRequest } = life;
 
 const statusOf = async (id: string) =>
   (await ctx.database.db.select().from(deliveryRequests).where(eq(deliveryRequests.id, id)))[0]?.status;
@@ -46,6 +48,38 @@ describe('GET /requests/:id', () => {
     });
     expect((await call('DELETE', `/requests/${c.request.id}`, { cookie: c.requester.token })).status).toBe(204);
     expect((await request(c.requester.token, c.request.id)).status).toBe(404);
+  });
+});
+
+describe("the driver's rating on each offer", () => {
+  it("shows the owner each offering driver's published rating and count, or a new member", async () => {
+    const s = await story(2, 'Who to choose');
+    const [rated, fresh] = s.drivers;
+    // Rated drove twice before: rated 5 and 5, and one review of them is not published yet.
+    for (const rating of [5, 5, null]) {
+      const booking = await completeDelivery(life, await signUpAndIn(), rated!);
+      await seedReview(ctx.database.db, booking, {
+        by: 'requester',
+        rating: rating ?? 1,
+        publishedAt: rating ? undefined : null,
+      });
+    }
+    const res = await request(s.requester.token, s.request.id);
+    expect(res.status).toBe(200);
+    expect(res.body.offers).toEqual([
+      {
+        booking_id: s.offers[0]!.id,
+        driver: { id: rated!.user.id, full_name: 'Driver 1' },
+        driver_rating: { count: 2, average: 5 },
+        offered_at: s.offers[0]!.created_at,
+      },
+      {
+        booking_id: s.offers[1]!.id,
+        driver: { id: fresh!.user.id, full_name: 'Driver 2' },
+        driver_rating: { count: 0, average: null },
+        offered_at: s.offers[1]!.created_at,
+      },
+    ]);
   });
 });
 

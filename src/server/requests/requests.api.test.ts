@@ -4,10 +4,13 @@ import { earliestToday } from '../../shared/dates';
 import type { Booking, DeliveryRequest } from '../../shared/marketplace';
 import { bookings, deliveryRequests } from '../db/schema';
 import { setupTestApp } from '../test/harness';
+import { lifecycleHelpers } from '../test/lifecycle';
 import { FUTURE, collectPages, countRows, requestBody, tick, type PageBody } from '../test/marketplace';
+import { completeDelivery, seedReview } from '../test/reviews';
 
 // Many accounts per file: lift the per-address sign-in limit (its own tests live in the auth suite).
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+const life = lifecycleHelpers(call, signUpAndIn);
 
 /** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
 let shared: ReturnType<typeof signUpAndIn> | undefined;
@@ -33,6 +36,8 @@ describe('POST /requests', () => {
       compensation: '12.50',
       status: 'open',
       requester_name: 'Rita Requester',
+      requester_id: a.user.id,
+      requester_rating: { count: 0, average: null },
       is_own: true,
     });
     const [row] = await ctx.database.db.select().from(deliveryRequests).where(eq(deliveryRequests.id, res.body.id));
@@ -137,14 +142,51 @@ describe('GET /requests/mine and /requests/browse', () => {
       }),
     );
     const seen = items.filter((r) => ['closed', 'ann open', 'deleted', 'bob open'].includes(r.title));
-    expect(seen.map((r) => [r.title, r.requester_name, r.is_own])).toEqual([
-      ['bob open', 'Browse Bob', true],
-      ['ann open', 'Browse Ann', false],
+    expect(seen.map((r) => [r.title, r.requester_name, r.requester_id, r.is_own])).toEqual([
+      ['bob open', 'Browse Bob', b.user.id, true],
+      ['ann open', 'Browse Ann', a.user.id, false],
     ]);
     expect(items.every((r) => r.status === 'open')).toBe(true);
     // The owner still sees a closed request in their own list; a deleted one is gone.
     const mine = await call<PageBody<DeliveryRequest>>('GET', '/requests/mine', { cookie: a.token });
     expect(mine.body.items.map((r) => r.title)).toEqual(['ann open', 'closed']);
+  });
+});
+
+describe("the requester's rating on request cards", () => {
+  it("shows each requester's published rating and count, or a new member, in browse, in mine and on the new request", async () => {
+    const rated = await signUpAndIn('Rated Requester');
+    const fresh = await signUpAndIn('Fresh Requester');
+    const driver = await signUpAndIn('Card Driver');
+    // Drivers who delivered to Rated rate 2 and 3; Rated's own review of a driver says nothing about Rated.
+    for (const rating of [2, 3]) {
+      const booking = await completeDelivery(life, rated, await signUpAndIn());
+      await seedReview(ctx.database.db, booking, { by: 'driver', rating });
+      await seedReview(ctx.database.db, booking, { by: 'requester', rating: 5 });
+    }
+    const expected = { count: 2, average: 2.5 };
+    const posted = await call<DeliveryRequest>('POST', '/requests', {
+      cookie: rated.token,
+      body: requestBody({ title: 'rated card' }),
+    });
+    expect(posted.body.requester_rating).toEqual(expected);
+    await tick();
+    await call('POST', '/requests', { cookie: fresh.token, body: requestBody({ title: 'fresh card' }) });
+
+    const { items } = await collectPages((cursor) =>
+      call<PageBody<DeliveryRequest>>('GET', `/requests/browse?limit=50${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie: driver.token,
+      }),
+    );
+    const cards = items.filter((r) => r.title === 'rated card' || r.title === 'fresh card');
+    expect(cards.map((r) => [r.title, r.requester_id, r.requester_rating])).toEqual([
+      ['fresh card', fresh.user.id, { count: 0, average: null }],
+      ['rated card', rated.user.id, expected],
+    ]);
+    const mine = await call<PageBody<DeliveryRequest>>('GET', '/requests/mine', { cookie: rated.token });
+    expect(new Set(mine.body.items.map((r) => JSON.stringify(r.requester_rating)))).toEqual(
+      new Set([JSON.stringify(expected)]),
+    );
   });
 });
 

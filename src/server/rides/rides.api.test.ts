@@ -4,10 +4,13 @@ import { earliestToday } from '../../shared/dates';
 import type { Ride } from '../../shared/marketplace';
 import { rides } from '../db/schema';
 import { setupTestApp } from '../test/harness';
+import { lifecycleHelpers } from '../test/lifecycle';
 import { FUTURE, collectPages, countRows, rideBody, type PageBody } from '../test/marketplace';
+import { completeDelivery, seedReview } from '../test/reviews';
 
 // Many accounts per file: lift the per-address sign-in limit (its own tests live in the auth suite).
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+const life = lifecycleHelpers(call, signUpAndIn);
 
 /** One account for the tests that only need "a signed-in user": sign-ups are the slow part of this file. */
 let shared: ReturnType<typeof signUpAndIn> | undefined;
@@ -40,6 +43,8 @@ describe('POST /rides', () => {
       notes: null,
       status: 'active',
       poster_name: 'Ann Driver',
+      poster_id: a.user.id,
+      poster_rating: { count: 0, average: null },
       is_own: true,
     });
     const [row] = await ctx.database.db.select().from(rides).where(eq(rides.id, res.body.id));
@@ -166,9 +171,9 @@ describe('GET /rides/browse', () => {
       }),
     );
     const mine = items.filter((r) => r.origin.startsWith('browse-'));
-    expect(mine.map((r) => [r.origin, r.poster_name, r.is_own])).toEqual([
-      ['browse-today', 'Browse Ann', false],
-      ['browse-bob', 'Browse Bob', true],
+    expect(mine.map((r) => [r.origin, r.poster_name, r.poster_id, r.is_own])).toEqual([
+      ['browse-today', 'Browse Ann', a.user.id, false],
+      ['browse-bob', 'Browse Bob', b.user.id, true],
     ]);
     expect(items.every((r) => r.status === 'active' && r.departure_date >= today)).toBe(true);
   });
@@ -228,6 +233,52 @@ describe('without a session', () => {
     });
     expect(bogus.status).toBe(401);
     expect(await countRows(ctx.database.db, rides)).toBe(before);
+  });
+});
+
+describe("the poster's rating on ride cards", () => {
+  it("shows each poster's published rating and count, or a new member, in browse, in mine and on the new ride", async () => {
+    const rated = await signUpAndIn('Rated Driver');
+    const fresh = await signUpAndIn('Fresh Driver');
+    const viewer = await signUpAndIn('Viewer');
+    // Three deliveries Rated drove; their requesters rate 5, 4 and 4; a fourth review still waits to be published.
+    for (const rating of [5, 4, 4, null]) {
+      const booking = await completeDelivery(life, await signUpAndIn(), rated);
+      await seedReview(ctx.database.db, booking, {
+        by: 'requester',
+        rating: rating ?? 1,
+        publishedAt: rating ? undefined : null,
+      });
+    }
+    const expected = { count: 3, average: 4.3 };
+    const posted = await call<Ride>('POST', '/rides', {
+      cookie: rated.token,
+      body: rideBody({ origin: 'rated-ride', departure_time: '08:00' }),
+    });
+    expect(posted.body.poster_rating).toEqual(expected);
+    await call('POST', '/rides', {
+      cookie: fresh.token,
+      body: rideBody({ origin: 'fresh-ride', departure_time: '09:00' }),
+    });
+
+    const { items } = await collectPages((cursor) =>
+      call<PageBody<Ride>>('GET', `/rides/browse?limit=50${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie: viewer.token,
+      }),
+    );
+    const cards = items.filter((r) => r.origin === 'rated-ride' || r.origin === 'fresh-ride');
+    expect(cards.map((r) => [r.origin, r.poster_id, r.poster_rating])).toEqual([
+      ['rated-ride', rated.user.id, expected],
+      ['fresh-ride', fresh.user.id, { count: 0, average: null }],
+    ]);
+    const mine = await call<PageBody<Ride>>('GET', '/rides/mine', { cookie: rated.token });
+    expect(mine.body.items.map((r) => r.poster_rating)).toEqual([expected]);
+
+    // A review published later shows on the next read: the counters, not a copy on the ride.
+    const another = await completeDelivery(life, await signUpAndIn(), rated);
+    await seedReview(ctx.database.db, another, { by: 'requester', rating: 1 });
+    const again = await call<PageBody<Ride>>('GET', '/rides/mine', { cookie: rated.token });
+    expect(again.body.items[0]?.poster_rating).toEqual({ count: 4, average: 3.5 });
   });
 });
 
