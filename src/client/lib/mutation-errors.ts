@@ -1,5 +1,6 @@
 import { LIFECYCLE_ERRORS } from '../../shared/lifecycle';
 import { MARKETPLACE_ERRORS } from '../../shared/marketplace';
+import { REVIEW_ERRORS } from '../../shared/reviews';
 import { ApiError } from './api-client';
 import { toastApiError, toastError } from './toast';
 
@@ -8,19 +9,21 @@ export const TOO_OFTEN_MESSAGE = "You're doing that too often. Please wait a mom
 
 const isThrottled = (err: unknown) => err instanceof ApiError && err.code === 'too_many_requests';
 
-/** The spec's (or the lifecycle's) title and text for a stable refusal code, if it has one. */
+/** The spec's (or the lifecycle's, or the reviews') title and text for a stable refusal code, if it has one. */
 function knownRefusal(err: unknown): { title: string; message: string } | undefined {
   if (!(err instanceof ApiError)) return undefined;
   if (Object.hasOwn(MARKETPLACE_ERRORS, err.code))
     return MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
   if (Object.hasOwn(LIFECYCLE_ERRORS, err.code)) return LIFECYCLE_ERRORS[err.code as keyof typeof LIFECYCLE_ERRORS];
+  if (Object.hasOwn(REVIEW_ERRORS, err.code)) return REVIEW_ERRORS[err.code as keyof typeof REVIEW_ERRORS];
   return undefined;
 }
 
 /**
  * Spec section 8 for failed marketplace writes (post ride, create request, accept, booking actions): a server-side
- * validation failure is a 'Validation Error' toast with its first message; the marketplace's and the lifecycle's
- * stable codes and the write throttle get their own title and text; anything else is 'Error' + the message.
+ * validation failure is a 'Validation Error' toast with its first message; the marketplace's, the lifecycle's and
+ * the reviews' stable codes and the write throttle get their own title and text; anything else is 'Error' + the
+ * message.
  */
 export function toastMutationError(err: unknown) {
   if (err instanceof ApiError) {

@@ -11,6 +11,7 @@ import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PersonMenu } from '@/features/moderation';
+import { BookingReviewsSection } from '@/features/reviews';
 import { useBookingDetail } from '../api/booking-detail';
 import { BookingActions } from './booking-actions';
 import { BookingTimeline } from './booking-timeline';
@@ -127,6 +128,7 @@ function BookingDetailView({ booking, messages }: { booking: BookingDetail; mess
       ) : null}
       {booking.my_role === 'requester' && booking.delivery_code ? <DeliveryCode code={booking.delivery_code} /> : null}
       <Cancellation booking={booking} />
+      <BookingReviewsSection booking={booking} />
       <Summary booking={booking} />
       {messages?.(booking)}
       {booking.has_photo ? (
@@ -159,7 +161,8 @@ function LoadedBookingDetail({ id, messages }: { id: string; messages?: Slot }) 
 
 /**
  * '/dashboard/bookings/:id', the same page for the driver and the requester: the request, both people, the status,
- * what I may do now, the delivery code (requester), who cancelled and why, the handoff photo, the timeline.
+ * what I may do now, the delivery code (requester), who cancelled and why, the reviews (once completed), the handoff
+ * photo, the timeline.
  */
 export function BookingDetailPage({ id, messages }: { id: string; messages?: Slot }) {
   if (!idParamSchema.safeParse({ id }).success) return <DetailNotFound {...NOT_FOUND} />;
