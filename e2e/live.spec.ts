@@ -62,9 +62,11 @@ test('driver and requester write to each other live; the unread badge rises and 
   await messagesLink(r).click();
   await expect(r.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
   const item = r.getByRole('listitem').filter({ hasText: title });
-  // The other person's name is their menu (Report, Block); the rest of the card opens the conversation.
-  await expect(item.getByRole('button', { name: /Dan Driver/ })).toBeVisible();
-  const row = item.getByRole('link');
+  // The other person's name links to their profile, with their menu (Report, Block) beside it; the rest of the card
+  // opens the conversation.
+  await expect(item.getByRole('link', { name: 'Dan Driver', exact: true })).toBeVisible();
+  await expect(item.getByRole('button', { name: 'More actions for Dan Driver' })).toBeVisible();
+  const row = item.getByRole('link').filter({ hasText: title });
   await expect(row).toContainText('Hello! Is the bag ready');
   await expect(row).not.toContainText('from 10'); // the first line only
   await expectNoAxeViolations(r);

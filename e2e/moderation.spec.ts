@@ -34,9 +34,10 @@ test('report and block from a booking, the offer declined live, unblock in Setti
     await d.goto(`/dashboard/bookings/${bookingId}`);
     await expect(d.getByText(/^Status:/)).toContainText('Pending');
 
-    // Report: the name is a menu; the dialog refuses an empty form with its messages, then sends.
+    // Report: the name links to the profile, its menu button is beside it; the dialog refuses an empty form with
+    // its messages, then sends.
     await r.goto(`/dashboard/bookings/${bookingId}`);
-    await r.getByRole('button', { name: /Sam Spammer/ }).click();
+    await r.getByRole('button', { name: 'More actions for Sam Spammer' }).click();
     await r.getByRole('menuitem', { name: 'Report' }).click();
     const report = r.getByRole('dialog', { name: 'Report Sam Spammer' });
     await report.getByRole('button', { name: 'Send report' }).click();
@@ -50,7 +51,7 @@ test('report and block from a booking, the offer declined live, unblock in Setti
     await expect(report).toBeHidden();
 
     // Block, after a confirmation: the pending offer is declined, and the driver's open page shows it live.
-    await r.getByRole('button', { name: /Sam Spammer/ }).click();
+    await r.getByRole('button', { name: 'More actions for Sam Spammer' }).click();
     await r.getByRole('menuitem', { name: 'Block' }).click();
     const confirm = r.getByRole('alertdialog', { name: 'Block Sam Spammer?' });
     await expectNoAxeViolations(r);

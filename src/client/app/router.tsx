@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.messages, lazy: () => import('./routes/dashboard-messages') },
               { path: PAGE_PATHS.settings, lazy: () => import('./routes/dashboard-settings') },
               { path: PAGE_PATHS.adminReports, lazy: () => import('./routes/dashboard-admin-reports') },
+              { path: PAGE_PATHS.profile, lazy: () => import('./routes/dashboard-profile') },
             ],
           },
         ],

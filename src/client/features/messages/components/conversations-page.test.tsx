@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '../../../../shared/messages';
-import { ADA, uuid } from '@/test/factories';
+import { ADA, SAM, uuid } from '@/test/factories';
+import { sessionOf } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { ConversationsPage } from './conversations-page';
 import { MessagesNavLink } from './messages-nav-link';
@@ -31,18 +32,35 @@ describe('Messages page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
     await screen.findByText('Is the gate open?');
     const [first, second] = within(screen.getByRole('list', { name: 'Your conversations' })).getAllByRole('listitem');
-    // The name is the person's menu; the rest of the card is the link to the conversation.
-    expect(within(first!).getByRole('link')).toHaveAttribute(
+    // The name links to the person's profile; the rest of the card is the link to the conversation.
+    const [name, row] = within(first!).getAllByRole('link');
+    expect(name).toHaveAccessibleName('Ada Field');
+    expect(name).toHaveAttribute('href', `/dashboard/users/${ADA.id}`);
+    expect(row).toHaveAttribute('href', `/dashboard/bookings/${unread.booking_id}#messages`);
+    expect(within(second!).getByRole('link', { name: 'Bo Moss' })).toHaveAttribute(
       'href',
-      `/dashboard/bookings/${unread.booking_id}#messages`,
+      `/dashboard/users/${quiet.other.id}`,
     );
-    expect(within(first!).getByText('Ada Field')).toBeVisible();
     expect(within(first!).getByText('Feed sacks')).toBeVisible();
     expect(within(first!).getByText('Is the gate open?')).toBeVisible();
     expect(within(first!).getByText('2')).toHaveTextContent('2 unread');
     expect(first!.querySelector('time')).toHaveAttribute('datetime', '2026-05-01T10:00:00.000Z');
     expect(within(second!).getByText('No messages yet')).toHaveClass('text-muted-foreground');
     expect(within(second!).queryByText(/unread/)).not.toBeInTheDocument();
+  });
+
+  it("with me signed in, the other person's name has their menu (Report, Block) beside it", async () => {
+    stubApi({
+      'GET /auth/session': () => ({ body: sessionOf(SAM) }),
+      'GET /blocks': () => ({ body: emptyPage }),
+      'GET /messages/conversations': () => ({ body: { items: [summary()], next_cursor: null } }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ConversationsPage />);
+    const more = await screen.findByRole('button', { name: 'More actions for Ada Field' });
+    await waitFor(() => expect(more).toHaveAttribute('aria-haspopup', 'menu'));
+    await user.click(more);
+    expect(await screen.findByRole('menuitem', { name: 'Report' })).toBeVisible();
   });
 
   it('says so when there are no conversations', async () => {
@@ -67,7 +85,7 @@ describe('Messages page', () => {
     expect(calls[0]!.path).toContain('limit=20');
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('Request 20')).toBeVisible();
-    expect(screen.getAllByRole('link')).toHaveLength(21);
+    expect(screen.getAllByRole('link', { name: /Request \d+/ })).toHaveLength(21);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 });

@@ -8,8 +8,9 @@ import { formatInstant } from '@/lib/format';
 import { useConversations } from '../api/conversations';
 
 /**
- * One conversation: the other person's name is their menu (Report, Block), like everywhere a name is shown; the rest
- * of the card is the link that opens the conversation (a menu button cannot sit inside a link).
+ * One conversation: the other person's name links to their profile, with their menu (Report, Block) beside it, like
+ * everywhere a name is shown; the rest of the card is the link that opens the conversation (a link or a menu button
+ * cannot sit inside a link).
  */
 function ConversationRow({ conversation: c }: { conversation: ConversationSummary }) {
   const last = c.last_message;

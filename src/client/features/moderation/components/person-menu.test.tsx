@@ -26,8 +26,10 @@ function renderMenu({
   return { calls, user, ...rendered };
 }
 
+const menuButton = () => screen.findByRole('button', { name: 'More actions for Ada Field' });
+
 const openMenu = async (user: ReturnType<typeof userEvent.setup>) => {
-  const trigger = await screen.findByRole('button', { name: 'Ada Field' });
+  const trigger = await menuButton();
   await waitFor(() => expect(trigger).toHaveAttribute('aria-haspopup', 'menu'));
   await user.click(trigger);
   return screen.findByRole('menu');
@@ -36,7 +38,18 @@ const openMenu = async (user: ReturnType<typeof userEvent.setup>) => {
 const toastTexts = () => [...document.querySelectorAll('[data-sonner-toast]')].map((t) => t.textContent ?? '');
 
 describe('Person menu', () => {
-  it("is a menu button named after the person, with 'Report' and 'Block'", async () => {
+  it('the name links to their profile; beside it, a menu button for more actions', async () => {
+    renderMenu();
+    const trigger = await menuButton();
+    expect(screen.getByRole('link', { name: 'Ada Field' })).toHaveAttribute('href', `/dashboard/users/${ADA.id}`);
+    expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+    expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    // A thumb-sized target (44px).
+    expect(trigger).toHaveClass('size-11');
+    expect(screen.getAllByRole('button')).toHaveLength(1);
+  });
+
+  it("the menu has 'Report' and 'Block'", async () => {
     const { user } = renderMenu();
     const menu = await openMenu(user);
     await waitFor(() =>
@@ -61,21 +74,29 @@ describe('Person menu', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
-  it('is plain text for myself', async () => {
+  it('is only the link to my own profile for myself, with no menu', async () => {
     const calls = stubApi({
       'GET /auth/session': () => ({ body: sessionOf(ADA) }),
       'GET /blocks': () => ({ body: emptyPage }),
     });
     const { client } = renderWithProviders(<PersonMenu person={ADA} />);
     await waitFor(() => expect(client.getQueryData(['auth', 'session'])).toBeDefined());
-    expect(screen.getByText('Ada Field')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Ada Field' })).toHaveAttribute('href', `/dashboard/users/${ADA.id}`);
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
     expect(calls.map((c) => c.path)).toEqual(['/auth/session']);
   });
 
-  it('works by keyboard: Enter opens it on the first item, arrows move, Escape closes back to the name', async () => {
+  it('is only the link while I am not known to be signed in', async () => {
+    const calls = stubApi({ 'GET /auth/session': () => new Promise(() => {}) });
+    renderWithProviders(<PersonMenu person={ADA} />);
+    await waitFor(() => expect(calls.map((c) => c.path)).toEqual(['/auth/session']));
+    expect(screen.getByRole('link', { name: 'Ada Field' })).toBeVisible();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('works by keyboard: Enter opens it on the first item, arrows move, Escape closes back to the button', async () => {
     const { user } = renderMenu();
-    const trigger = await screen.findByRole('button', { name: 'Ada Field' });
+    const trigger = await menuButton();
     await waitFor(() => expect(trigger).toHaveAttribute('aria-haspopup', 'menu'));
     trigger.focus();
     await user.keyboard('{Enter}');
@@ -90,7 +111,7 @@ describe('Person menu', () => {
     expect(trigger).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it("on the booking page, the other person's name is a menu and mine is not", async () => {
+  it("on the booking page, both names link to the profiles; only the other person's has the menu", async () => {
     const booking = makeBookingDetail({ id: BOOKING_ID }); // Sam Lee is the driver, Ada Field the requester.
     stubApi({
       'GET /auth/session': () => ({ body: sessionOf(SAM) }),
@@ -99,8 +120,18 @@ describe('Person menu', () => {
     });
     renderWithProviders(<BookingDetailPage id={booking.id} />);
     const term = (name: string) => screen.getByText(name, { selector: 'dt' }).nextElementSibling as HTMLElement;
-    await waitFor(() => expect(within(term('Requester')).getByRole('button', { name: 'Ada Field' })).toBeVisible());
+    await waitFor(() =>
+      expect(within(term('Requester')).getByRole('button', { name: 'More actions for Ada Field' })).toBeVisible(),
+    );
+    expect(within(term('Requester')).getByRole('link', { name: 'Ada Field' })).toHaveAttribute(
+      'href',
+      `/dashboard/users/${ADA.id}`,
+    );
     expect(term('Driver')).toHaveTextContent('Sam Lee (you)');
+    expect(within(term('Driver')).getByRole('link', { name: 'Sam Lee' })).toHaveAttribute(
+      'href',
+      `/dashboard/users/${SAM.id}`,
+    );
     expect(within(term('Driver')).queryByRole('button')).not.toBeInTheDocument();
   });
 });
@@ -139,7 +170,7 @@ describe("'Report' dialog", () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
-  it('sends the reason, details and booking, toasts the thanks, closes and gives focus back to the name', async () => {
+  it('sends the reason, details and booking, toasts the thanks, closes and gives focus back to the menu button', async () => {
     const { calls, user } = renderMenu({ routes: { 'POST /reports': () => ({ status: 201, body: {} }) } });
     const dialog = await openReport(user);
     await user.selectOptions(within(dialog).getByLabelText('Reason'), 'Unsafe behaviour');
@@ -153,7 +184,7 @@ describe("'Report' dialog", () => {
       reason: 'unsafe',
       details: 'Drove off with the parcel.',
     });
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Ada Field' })).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for Ada Field' })).toHaveFocus());
   });
 
   it("shows the server's validation message and keeps what was typed", async () => {
@@ -172,12 +203,12 @@ describe("'Report' dialog", () => {
     expect(within(dialog).getByLabelText('Details')).toHaveValue('Something odd');
   });
 
-  it("'Cancel' closes without sending and focus returns to the name", async () => {
+  it("'Cancel' closes without sending and focus returns to the menu button", async () => {
     const { calls, user } = renderMenu();
     const dialog = await openReport(user);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Ada Field' })).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for Ada Field' })).toHaveFocus());
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 });
@@ -224,8 +255,8 @@ describe("'Block' confirmation", () => {
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'GET' && c.path.startsWith('/blocks'))).toHaveLength(2),
     );
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Ada Field' })).toHaveFocus());
-    await user.click(screen.getByRole('button', { name: 'Ada Field' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for Ada Field' })).toHaveFocus());
+    await user.click(screen.getByRole('button', { name: 'More actions for Ada Field' }));
     expect(await screen.findByRole('menuitem', { name: 'Unblock' })).toBeVisible();
   });
 

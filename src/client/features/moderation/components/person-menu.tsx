@@ -1,5 +1,6 @@
-import { Ban, ChevronDown, Flag, ShieldCheck } from 'lucide-react';
+import { Ban, Ellipsis, Flag, ShieldCheck } from 'lucide-react';
 import { useRef, useState } from 'react';
+import { ProfileLink } from '@/components/profile-link';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -18,10 +19,10 @@ export interface Person {
 }
 
 /**
- * A person's name as a menu button with 'Report' and 'Block' ('Unblock' when I blocked them). The name itself is
- * the button (a large target, read as "Ada Field, menu"), with a chevron showing it opens something. My own name,
- * and any name while I am not known to be signed in, stays plain text. `bookingId` goes with a report made from a
- * booking. Focus returns to the name when a dialog closes.
+ * A person's name as the link to their profile, followed (for anyone but me) by a small 'More actions for {name}'
+ * menu button with 'Report' and 'Block' ('Unblock' when I blocked them). My own name, and any name while I am not
+ * known to be signed in, is only the link. `bookingId` goes with a report made from a booking. Focus returns to the
+ * menu button when a dialog closes.
  */
 export function PersonMenu({
   person,
@@ -39,7 +40,10 @@ export function PersonMenu({
   const [dialog, setDialog] = useState<'report' | 'block' | null>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
 
-  if (!isOther) return <span className={className}>{person.full_name}</span>;
+  const name = (
+    <ProfileLink person={person} className={cn('inline-flex min-h-11 min-w-0 items-center break-words', className)} />
+  );
+  if (!isOther) return name;
 
   const blocked = blockedIds.data?.has(person.id) ?? false;
   const returnFocus = (event: Event) => {
@@ -48,18 +52,16 @@ export function PersonMenu({
   };
   const setOpen = (open: boolean) => !open && setDialog(null);
   return (
-    <>
+    <span className="inline-flex max-w-full items-center gap-1">
+      {name}
       {/* Not modal: a dialog opened from an item then owns focus and the page's pointer events cleanly. */}
       <DropdownMenu modal={false}>
         <DropdownMenuTrigger
           ref={triggerRef}
-          className={cn(
-            'inline-flex min-h-11 items-center gap-1 rounded-sm text-left font-medium text-primary underline decoration-dotted underline-offset-4 hover:decoration-solid focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-            className,
-          )}
+          aria-label={`More actions for ${person.full_name}`}
+          className="inline-flex size-11 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-accent"
         >
-          {person.full_name}
-          <ChevronDown aria-hidden className="size-4 shrink-0" />
+          <Ellipsis aria-hidden className="size-5" />
         </DropdownMenuTrigger>
         <DropdownMenuContent align="start">
           <DropdownMenuItem onSelect={() => setDialog('report')}>
@@ -88,6 +90,6 @@ export function PersonMenu({
         onCloseAutoFocus={returnFocus}
       />
       <BlockDialog person={person} open={dialog === 'block'} onOpenChange={setOpen} onCloseAutoFocus={returnFocus} />
-    </>
+    </span>
   );
 }

@@ -2,12 +2,15 @@ import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
 import { PAGE_PATHS } from '../../../../shared/routes';
+import { ProfileLink } from '@/components/profile-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { RatingSummaryText } from '@/features/reviews';
 import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
 
+/** A request in Browse: who asked (linking to their profile) with their rating, its details and 'Accept'. */
 export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
   const accept = useAcceptRequest();
   const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
@@ -15,7 +18,12 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
     <Card>
       <CardHeader className="space-y-1">
         <CardTitle className="break-words">{request.title}</CardTitle>
-        <p className="text-sm text-muted-foreground">Requested by {request.requester_name}</p>
+        <p className="text-sm text-muted-foreground">
+          Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />
+        </p>
+        <p>
+          <RatingSummaryText rating={request.requester_rating} />
+        </p>
       </CardHeader>
       <CardContent>
         <RequestDetails request={request} />

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeRequest } from '@/test/factories';
+import { ADA, makeRequest, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRequests } from './browse-requests';
 
@@ -10,10 +10,17 @@ afterEach(() => vi.unstubAllGlobals());
 const theirs = makeRequest({
   title: 'Parcel to the post office',
   requester_name: 'Ada Field',
+  requester_id: ADA.id,
+  requester_rating: { count: 3, average: 4.7 },
   needed_by_date: '2099-01-15',
   compensation: '1234.5',
 });
-const own = makeRequest({ title: 'My own errand', requester_name: 'Me Myself', is_own: true });
+const own = makeRequest({
+  title: 'My own errand',
+  requester_name: 'Sam Lee',
+  requester_id: SAM.id,
+  is_own: true,
+});
 
 function renderPage(accept: () => { status?: number; body?: unknown }) {
   const calls = stubApi({
@@ -25,10 +32,13 @@ function renderPage(accept: () => { status?: number; body?: unknown }) {
 }
 
 describe('Browse Delivery Requests', () => {
-  it('shows requester, details and Accept; own requests say "Your request" instead', async () => {
+  it('shows requester (linking to their profile) and their rating, details and Accept; own requests say "Your request" instead', async () => {
     renderPage(() => ({ status: 201 }));
     const card = within((await screen.findByRole('heading', { name: 'Parcel to the post office' })).closest('li')!);
-    expect(card.getByText('Requested by Ada Field')).toBeVisible();
+    expect(card.getByText(/^Requested by/)).toHaveTextContent('Requested by Ada Field');
+    expect(card.getByRole('link', { name: 'Ada Field' })).toHaveAttribute('href', `/dashboard/users/${ADA.id}`);
+    expect(card.getByText('4.7 ★ · 3 reviews')).toBeVisible();
+    expect(card.getByText('Rated 4.7 out of 5 from 3 reviews')).toHaveClass('sr-only');
     expect(card.getByText('Needed by: January 15, 2099')).toBeVisible();
     expect(card.getByText('Compensation: $1,234.50')).toBeVisible();
     expect(card.getByRole('button', { name: 'Accept request Parcel to the post office' })).toBeVisible();
@@ -36,6 +46,8 @@ describe('Browse Delivery Requests', () => {
     const mine = within(screen.getByRole('heading', { name: 'My own errand' }).closest('li')!);
     expect(mine.getByText('Your request')).toBeVisible();
     expect(mine.queryByRole('button')).not.toBeInTheDocument();
+    expect(mine.getByRole('link', { name: 'Sam Lee' })).toHaveAttribute('href', `/dashboard/users/${SAM.id}`);
+    expect(mine.getByText('New member')).toBeVisible();
   });
 
   it("a request I already offered on shows a disabled 'Offer sent' instead of Accept", async () => {

@@ -1,14 +1,17 @@
 import { Check, X } from 'lucide-react';
 import type { Offer } from '../../../../shared/lifecycle';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
+import { ProfileLink } from '@/components/profile-link';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { RatingSummaryText } from '@/features/reviews';
 import { useBookingAction } from '@/lib/booking-actions';
 import { formatInstant } from '@/lib/format';
 
 /**
- * The pending offers on my request: who offered and when, with 'Choose this driver' and 'Decline'. `onDone` takes
- * focus after an answer, since the answered offer leaves the list.
+ * The pending offers on my request: who offered (linking to their profile, with their rating, so I see their record
+ * before choosing) and when, with 'Choose this driver' and 'Decline'. `onDone` takes focus after an answer, since the
+ * answered offer leaves the list.
  */
 export function OfferList({ offers, title, onDone }: { offers: Offer[]; title: string; onDone: () => void }) {
   // One mutation for the list: while one offer is being answered, none of the others can be.
@@ -23,7 +26,12 @@ export function OfferList({ offers, title, onDone }: { offers: Offer[]; title: s
           <li key={offer.booking_id}>
             <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
-                <p className="break-words font-medium">{name}</p>
+                <p className="break-words">
+                  <ProfileLink person={offer.driver} />
+                </p>
+                <p>
+                  <RatingSummaryText rating={offer.driver_rating} />
+                </p>
                 <p className="text-sm text-muted-foreground">
                   Offered <time dateTime={offer.offered_at}>{formatInstant(offer.offered_at)}</time>
                 </p>

@@ -27,7 +27,7 @@ function offered(): RequestDetail {
 }
 
 describe('Request detail page', () => {
-  it('shows the request, its status and every pending offer with who and when', async () => {
+  it('shows the request, its status and every pending offer with who (linking to their profile), their rating and when', async () => {
     const request = offered();
     stubApi({ [`GET /requests/${request.id}`]: () => ({ body: request }) });
     renderWithProviders(<RequestDetailPage id={request.id} />);
@@ -40,10 +40,15 @@ describe('Request detail page', () => {
     const offers = within(screen.getByRole('list', { name: 'Pending offers' })).getAllByRole('listitem');
     expect(offers).toHaveLength(2);
     const sam = within(offers[0]!);
-    expect(sam.getByText('Sam Lee')).toBeVisible();
+    expect(sam.getByRole('link', { name: 'Sam Lee' })).toHaveAttribute('href', `/dashboard/users/${SAM.id}`);
+    expect(sam.getByText('4.8 ★ · 12 reviews')).toBeVisible();
+    expect(sam.getByText('Rated 4.8 out of 5 from 12 reviews')).toHaveClass('sr-only');
     expect(sam.getByText(/^Offered/)).toHaveTextContent(/May 1, 2026/);
     expect(sam.getByRole('button', { name: 'Choose this driver: Sam Lee' })).toHaveTextContent('Choose this driver');
     expect(sam.getByRole('button', { name: 'Decline offer from Sam Lee' })).toHaveTextContent('Decline');
+    const bea = within(offers[1]!);
+    expect(bea.getByRole('link', { name: 'Bea Nunez' })).toHaveAttribute('href', `/dashboard/users/${BEA.id}`);
+    expect(bea.getByText('New member')).toBeVisible();
     expect(screen.getByRole('link', { name: 'My Requests' })).toHaveAttribute('href', '/dashboard/requests');
   });
 

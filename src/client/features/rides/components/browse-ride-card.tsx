@@ -1,7 +1,10 @@
 import type { Ride } from '../../../../shared/marketplace';
+import { ProfileLink } from '@/components/profile-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { RatingSummaryText } from '@/features/reviews';
 import { RideDetails } from './ride-details';
 
+/** A ride in Browse: the route, who posted it (linking to their profile) with their rating, and its details. */
 export function BrowseRideCard({ ride }: { ride: Ride }) {
   return (
     <Card>
@@ -9,7 +12,12 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
         <CardTitle className="break-words">
           {ride.origin} → {ride.destination}
         </CardTitle>
-        <p className="text-sm text-muted-foreground">Posted by {ride.poster_name}</p>
+        <p className="text-sm text-muted-foreground">
+          Posted by <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name }} />
+        </p>
+        <p>
+          <RatingSummaryText rating={ride.poster_rating} />
+        </p>
       </CardHeader>
       <CardContent>
         <RideDetails ride={ride} />

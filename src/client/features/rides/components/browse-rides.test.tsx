@@ -1,15 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeRide } from '@/test/factories';
+import { ADA, makeRide, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRides } from './browse-rides';
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Browse Available Rides', () => {
-  it("shows the poster's name, date and time, space and notes, with no action button", async () => {
+  it("shows the poster's name linking to their profile, date and time, space and notes, with no action button", async () => {
     const ride = makeRide({
       poster_name: 'Ada Field',
+      poster_id: ADA.id,
       departure_date: '2099-12-01',
       departure_time: '07:05',
       available_space: 'Trunk',
@@ -20,11 +21,33 @@ describe('Browse Available Rides', () => {
     renderWithProviders(<BrowseRides />);
     const card = within(await screen.findByRole('list', { name: 'Available rides' }));
     expect(card.getByRole('heading', { name: 'Oakville → Millbrook' })).toBeVisible();
-    expect(card.getByText('Posted by Ada Field')).toBeVisible();
+    expect(card.getByText(/^Posted by/)).toHaveTextContent('Posted by Ada Field');
+    expect(card.getByRole('link', { name: 'Ada Field' })).toHaveAttribute('href', `/dashboard/users/${ADA.id}`);
+    expect(card.getByText('New member')).toBeVisible();
     expect(card.getByText('December 1, 2099 at 07:05')).toBeVisible();
     expect(card.getByText('Available space: Trunk')).toBeVisible();
     expect(card.getByText('Call first')).toBeVisible();
     expect(card.queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it("shows the poster's rating and how many reviews it is from", async () => {
+    const rated = makeRide({
+      origin: 'Hill Farm',
+      poster_name: 'Sam Lee',
+      poster_id: SAM.id,
+      poster_rating: { count: 12, average: 4.8 },
+      is_own: false,
+    });
+    const once = makeRide({ origin: 'Ridge', poster_rating: { count: 1, average: 5 }, is_own: false });
+    stubApi({ 'GET /rides/browse': () => ({ body: { items: [rated, once], next_cursor: null } }) });
+    renderWithProviders(<BrowseRides />);
+    const card = within((await screen.findByRole('heading', { name: 'Hill Farm → Millbrook' })).closest('li')!);
+    expect(card.getByText('4.8 ★ · 12 reviews')).toBeVisible();
+    expect(card.getByText('Rated 4.8 out of 5 from 12 reviews')).toHaveClass('sr-only');
+    expect(card.queryByText('New member')).not.toBeInTheDocument();
+    expect(card.getByRole('link', { name: 'Sam Lee' })).toHaveAttribute('href', `/dashboard/users/${SAM.id}`);
+    const other = within(screen.getByRole('heading', { name: 'Ridge → Millbrook' }).closest('li')!);
+    expect(other.getByText('5.0 ★ · 1 review')).toBeVisible();
   });
 
   it('shows the spec empty text', async () => {

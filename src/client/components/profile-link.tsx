@@ -1,0 +1,18 @@
+import { Link } from 'react-router';
+import { profilePath } from '../../shared/routes';
+import { cn } from '@/lib/utils';
+
+/** A person's name as the link to their profile, wherever a name is shown (cards, offers, booking pages). */
+export function ProfileLink({ person, className }: { person: { id: string; full_name: string }; className?: string }) {
+  return (
+    <Link
+      to={profilePath(person.id)}
+      className={cn(
+        'rounded-sm font-medium text-primary underline underline-offset-4 hover:decoration-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        className,
+      )}
+    >
+      {person.full_name}
+    </Link>
+  );
+}
