@@ -38,10 +38,16 @@ import { createBlockService, createReportService } from './moderation/service';
 import { writeThrottle } from './limits/middleware';
 import { conversationRoutes, messageRoutes } from './messages/routes';
 import { createMessageService } from './messages/service';
-import { createProfileService, userRoutes } from './reviews';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
-import { bookingReviewRoutes, createReviewService, createReviewSweep, reviewRoutes } from './reviews';
+import {
+  bookingReviewRoutes,
+  createProfileService,
+  createReviewService,
+  createReviewSweep,
+  reviewRoutes,
+  userRoutes,
+} from './reviews';
 import { rideRoutes } from './rides/routes';
 import { createRideService } from './rides/service';
 
