@@ -1,6 +1,7 @@
 /**
  * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests (10% matched with a confirmed booking,
- * the oldest 10,000 open ones with two offers each), starts the API in a child process on BENCH_PORT (default 3300)
+ * the oldest 10,000 open ones with two offers each) and 50,000 published reviews on 25,000 older completed
+ * deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), starts the API in a child process on BENCH_PORT (default 3300)
  * and loads each endpoint with autocannon (50 connections), printing requests/s and p50/p99 latency. On real
  * PostgreSQL it then measures browse at a steady rate (BENCH_RATE) and the lifecycle's writes, choose and complete,
  * at a steady rate (BENCH_WRITE_RATE), each on a booking of its own. Real PostgreSQL when DATABASE_URL is set (a
@@ -18,7 +19,7 @@ import { encodeCursor } from '../src/server/db/cursor';
 import { explainListQueries } from './explain';
 import { createTarget, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
-import { BENCH_DELIVERY_CODE, seed, USERS } from './seed';
+import { BENCH_DELIVERY_CODE, REVIEWS, seed, USERS } from './seed';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const CONNECTIONS = 50;
@@ -57,6 +58,12 @@ async function prepare(db: Database['db']) {
         from delivery_requests where status = 'open' order by created_at desc, id desc offset 9999 limit 1`,
   );
   if (!ride || !request) throw new Error('seed produced too few rows for a deep page');
+  // The profile rows read the user with the most published reviews.
+  const [reviewed] = await rows<{ id: string; n: number }>(
+    db,
+    sql`select user_id::text as id, rating_count as n from profiles order by rating_count desc limit 1`,
+  );
+  if (!reviewed || reviewed.n < 100) throw new Error('seed produced no user with many reviews');
   const owners = await rows<{ id: string; owner: number }>(
     db,
     sql`select r.id::text as id, substring(u.email from 6 for position('@' in u.email) - 6)::int as owner
@@ -84,7 +91,28 @@ async function prepare(db: Database['db']) {
     // Token index = user number - 1.
     chooses: chooses.map((c) => ({ id: c.id, token: c.n - 1 })),
     completes: completes.map((c) => ({ id: c.id, token: c.n - 1 })),
+    profileUser: reviewed.id,
+    profileReviews: reviewed.n,
   };
+}
+
+/**
+ * The issue asks for browse "with ratings shown": one page of each browse list, read as a client would, must carry
+ * the posters' ratings from the seeded reviews (else the figures would be those of cards without them).
+ */
+async function checkCardsCarryRatings(token: string) {
+  for (const [list, field] of [
+    ['rides', 'poster_rating'],
+    ['requests', 'requester_rating'],
+  ] as const) {
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/${list}/browse`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const page = (await res.json()) as { items: Record<string, { count: number } | undefined>[] };
+    const rated = page.items.filter((item) => (item[field]?.count ?? 0) > 0).length;
+    console.log(`[bench] browse ${list}, first page: ${rated} of ${page.items.length} cards show a rating`);
+    if (!res.ok || rated === 0) throw new Error(`browse ${list}: no card carries a rating (${res.status})`);
+  }
 }
 
 const BOUNDARY = 'rr-bench-boundary';
@@ -203,6 +231,7 @@ async function main() {
 
     server = await startBenchServer(target);
     const token = (n: number) => tokens[n % tokens.length] ?? '';
+    await checkCardsCarryRatings(token(0));
     const all: Scenario[] = [
       // Baselines: the middleware chain alone, then with a session lookup (every endpoint below pays both).
       { name: 'baseline: GET /health (no session)', path: () => '/api/health', token: null },
@@ -213,6 +242,12 @@ async function main() {
       {
         name: 'browse requests, deep page (~500)',
         path: () => `/api/requests/browse?cursor=${prep.deepRequests}`,
+        token,
+      },
+      { name: 'profile (GET /users/:id)', path: () => `/api/users/${prep.profileUser}`, token },
+      {
+        name: `profile reviews, first page (GET /users/:id/reviews, ${prep.profileReviews} reviews)`,
+        path: () => `/api/users/${prep.profileUser}/reviews`,
         token,
       },
       { name: 'my rides', path: () => '/api/rides/mine', token },
@@ -263,7 +298,7 @@ async function main() {
       console.log(`[bench] ${s.name}: ${Math.round(r.requests.average)} req/s`);
     }
     console.log(
-      `\nRuralRoute API on ${kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint (bearer sessions of ${USERS} users):`,
+      `\nRuralRoute API on ${kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint (bearer sessions of ${USERS} users, ${REVIEWS} reviews):`,
     );
     console.table(table);
     console.log(`load average (1/5/15 min) before: ${loadBefore}, after: ${load()} — other processes share the CPUs`);

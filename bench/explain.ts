@@ -7,6 +7,7 @@ import { createDashboardService } from '../src/server/dashboard/service';
 import type { Database, Db } from '../src/server/db/client';
 import * as schema from '../src/server/db/schema';
 import { createRequestService } from '../src/server/requests/service';
+import { createProfileService } from '../src/server/reviews/profiles';
 import { createRideService } from '../src/server/rides/service';
 
 interface Captured {
@@ -22,7 +23,7 @@ interface Captured {
 export async function explainListQueries(
   database: Database,
   tokens: string[],
-  prep: { deepRides: string; deepRequests: string },
+  prep: { deepRides: string; deepRequests: string; profileUser: string },
 ) {
   const captured: Captured[] = [];
   let label = '';
@@ -46,6 +47,7 @@ export async function explainListQueries(
   const rides = createRideService(db);
   const requests = createRequestService(db);
   const bookings = createBookingService(db);
+  const profiles = createProfileService(db);
   const next = async (page: Promise<{ next_cursor: string | null }>) => (await page).next_cursor ?? undefined;
   const steps: [string, () => Promise<unknown>][] = [
     ['browse rides, first page', () => rides.browse(me, { limit: 20 })],
@@ -57,6 +59,9 @@ export async function explainListQueries(
     ['my bookings, first page', () => bookings.listMine(me, { limit: 20 })],
     ['bookings on my requests, first page', () => bookings.listMine(me, { limit: 20 }, 'requester')],
     ['dashboard (counts and recent activity)', () => createDashboardService(db).load(me)],
+    // The user with the most reviews: their completed deliveries counted per role, and their reviews' first page.
+    ['profile (completed deliveries per role, rating)', () => profiles.profile(prep.profileUser)],
+    ['profile reviews, first page', () => profiles.reviews(prep.profileUser, { limit: 20 })],
   ];
   for (const [name, step] of steps) {
     label = name;
@@ -68,11 +73,13 @@ export async function explainListQueries(
     rides: await next(rides.listMine(me, { limit: 20 })),
     requests: await next(requests.listMine(me, { limit: 20 })),
     bookings: await next(bookings.listMine(me, { limit: 20 })),
+    reviews: await next(profiles.reviews(prep.profileUser, { limit: 20 })),
   };
   for (const [name, step] of [
     ['my rides, second page', () => rides.listMine(me, { limit: 20, cursor: cursors.rides })],
     ['my requests, second page', () => requests.listMine(me, { limit: 20, cursor: cursors.requests })],
     ['my bookings, second page', () => bookings.listMine(me, { limit: 20, cursor: cursors.bookings })],
+    ['profile reviews, second page', () => profiles.reviews(prep.profileUser, { limit: 20, cursor: cursors.reviews })],
   ] as const) {
     label = name;
     await step();

@@ -14,13 +14,21 @@ export const benchToken = (i: number) => `bench-session-token-${String(i).padSta
 export const BENCH_DELIVERY_CODE = '480213';
 /** Open requests (the oldest) that get two pending offers each, for the 'choose' pass. */
 export const CHOOSE_REQUESTS = 10_000;
+/** Published reviews: both of each of REVIEWS / 2 completed deliveries (on requests besides the ROWS above). */
+export const REVIEWS = 50_000;
+/**
+ * The user with many reviews (the profile rows of bench:api): the driver of every 25th completed delivery, about
+ * 1,000 of them, besides their share of the rest. Never that delivery's requester (see seedReviews).
+ */
+export const STAR_USER = USERS;
 
 /**
  * 1,000 users with profiles and live sessions, 100,000 rides and 100,000 requests, in a few set-based statements
  * (generate_series), then VACUUM ANALYZE. Rides spread over the next year with ~1/4 untimed and 10% not active; requests
  * one per second back in time with 10% matched (each with its confirmed booking, for the 'complete' pass), and the
- * oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). Returns the session tokens
- * (index = user number - 1).
+ * oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). Besides those, REVIEWS / 2 older
+ * completed deliveries, each reviewed by both people (REVIEWS published reviews), and every profile's rating counters
+ * set from them, so browse cards and offers carry ratings. Returns the session tokens (index = user number - 1).
  */
 export async function seed(db: Db): Promise<string[]> {
   const tokens = Array.from({ length: USERS }, (_, i) => benchToken(i + 1));
@@ -54,6 +62,7 @@ export async function seed(db: Db): Promise<string[]> {
       case when g % 10 = 0 then 'matched' else 'open' end, now() - make_interval(secs => g)
     from generate_series(1, ${ROWS}) g join u on u.rn = g % ${USERS}`);
   await seedBookings(db);
+  await seedReviews(db);
   // A live database is in steady state: without this, autovacuum's first pass over the fresh rows runs during the
   // measurement and shows up as a pause of a hundred milliseconds or more.
   await db.execute(sql`vacuum analyze`);
@@ -89,4 +98,73 @@ async function seedBookings(db: Db): Promise<void> {
     insert into booking_events (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status, created_at)
     select id, driver_id, requester_id, requester_id, 'chosen', 'pending', 'confirmed', created_at + interval '1 minute'
     from bookings where status = 'confirmed'`);
+}
+
+/**
+ * REVIEWS / 2 completed deliveries, older than every other request (so no list above changes), each with its
+ * events (offered, chosen, received) and both people's reviews, published together some hours after completion as
+ * the double-blind flow leaves them; then every profile's rating_count / rating_sum from the published reviews,
+ * as the publishing transaction keeps them. Requester: user g % USERS + 1; driver: STAR_USER for every 25th
+ * delivery (g % 25 = 0 never gives requester STAR_USER), else the requester's number + 4.
+ */
+async function seedReviews(db: Db): Promise<void> {
+  const deliveries = REVIEWS / 2;
+  const users = sql`select id, substring(email from 6 for position('@' in email) - 6)::int as n from users
+    where email like 'bench%@example.com'`;
+  await db.execute(sql`
+    with u as (${users}),
+    g as (select g, ru.id as requester_id, du.id as driver_id,
+            date_trunc('second', now()) - interval '2 days' - make_interval(mins => g * 3) as at
+          from generate_series(1, ${deliveries}) g
+          join u ru on ru.n = g % ${USERS} + 1
+          join u du on du.n = case when g % 25 = 0 then ${STAR_USER} else (g % ${USERS} + 4) % ${USERS} + 1 end),
+    r as (
+      insert into delivery_requests
+        (user_id, title, description, pickup_location, delivery_location, compensation_cents, status, created_at)
+      select requester_id, 'Delivered parcel ' || g, 'Three crates of apples', 'Orchard ' || (g % 80),
+        'Farm ' || (g % 300), (g % 40) * 100, 'completed', at
+      from g
+      returning id, created_at)
+    insert into bookings (request_id, driver_id, requester_id, status, picked_up_at, created_at, ended_at, activity_at)
+    select r.id, g.driver_id, g.requester_id, 'completed', g.at + interval '2 hours', g.at + interval '1 minute',
+      g.at + interval '5 hours', g.at + interval '5 hours'
+    from r join g on g.at = r.created_at`);
+  const completed = sql`select id, driver_id, requester_id, created_at, ended_at from bookings
+    where status = 'completed'`;
+  await db.execute(sql`
+    insert into booking_events (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status, created_at)
+    select id, driver_id, requester_id, driver_id, 'offered', null, 'pending', created_at from (${completed}) b
+    union all
+    select id, driver_id, requester_id, requester_id, 'chosen', 'pending', 'confirmed', created_at + interval '1 minute'
+    from (${completed}) b
+    union all
+    select id, driver_id, requester_id, requester_id, 'received', 'confirmed', 'completed', ended_at
+    from (${completed}) b`);
+  // Mostly good marks, like a real marketplace: per side, 5 (60%), 4 (25%), 3 (10%), 2 and 1 (5%). Two thirds
+  // carry a comment, one in thirty a reply. Both of a delivery are published at the same instant.
+  await db.execute(sql`
+    with b as (select id, driver_id, requester_id, ended_at,
+                 row_number() over (order by created_at, id) as k from bookings where status = 'completed'),
+    side as (select b.*, s.role, (b.k * 7 + s.salt) % 20 as mark, b.k % 3 as says, b.k % 30 as answers
+             from b cross join (values ('driver', 0), ('requester', 11)) as s(role, salt))
+    insert into reviews (booking_id, reviewer_id, reviewee_id, reviewer_role, rating, comment, created_at,
+                         published_at, reply, replied_at)
+    select id,
+      case when role = 'driver' then driver_id else requester_id end,
+      case when role = 'driver' then requester_id else driver_id end,
+      role,
+      case when mark < 12 then 5 when mark < 17 then 4 when mark < 19 then 3 when mark = 19 and k % 2 = 0 then 2
+           else 1 end,
+      case when says > 0 then case when role = 'driver' then 'Ready at the gate, boxes well packed.'
+                                   else 'On time and careful with the crates. Would book again.' end end,
+      ended_at + make_interval(hours => case when role = 'driver' then 1 else 3 end),
+      ended_at + interval '3 hours',
+      case when says > 0 and answers = 1 then 'Thank you, see you next market day!' end,
+      case when says > 0 and answers = 1 then ended_at + interval '6 hours' end
+    from side`);
+  await db.execute(sql`
+    update profiles p set rating_count = a.n, rating_sum = a.total
+    from (select reviewee_id, count(*)::int as n, sum(rating)::int as total from reviews
+          where published_at is not null group by reviewee_id) a
+    where p.user_id = a.reviewee_id`);
 }
