@@ -1,11 +1,10 @@
 import { Flag } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { profilePath } from '../../../../shared/routes';
 import type { Review } from '../../../../shared/reviews';
 import { Button } from '@/components/ui/button';
 import { useSession } from '@/features/auth';
 import { ReportDialog } from '@/features/moderation';
+import { ProfileLink } from '@/components/profile-link';
 import { formatInstant } from '@/lib/format';
 import { ReplyForm } from './reply-form';
 import { Stars } from './stars';
@@ -28,9 +27,7 @@ export function ReviewItem({ review, actions = true }: { review: Review; actions
   return (
     <article className="space-y-2 rounded-md border p-4" aria-label={`Review by ${review.reviewer.full_name}`}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <Link to={profilePath(review.reviewer.id)} className="font-medium text-primary underline underline-offset-4">
-          {review.reviewer.full_name}
-        </Link>
+        <ProfileLink person={review.reviewer} />
         <span className="text-sm text-muted-foreground">{ROLE[review.reviewer_role]}</span>
         <Stars rating={review.rating} />
         <time dateTime={at} className="text-sm text-muted-foreground">

@@ -1,6 +1,6 @@
 import { Star } from 'lucide-react';
 import { RadioGroup } from 'radix-ui';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type * as React from 'react';
 import { RATING_VALUES } from '../../../../shared/reviews';
 import { cn } from '@/lib/utils';
@@ -36,6 +36,10 @@ export function StarRatingInput({
   const [hovered, setHovered] = useState<number | null>(null);
   const shown = hovered ?? value ?? 0;
   const focusTarget = value ?? RATING_VALUES[0];
+  // Radix checks a radio when an arrow key moves focus to it only while that key is still held down (it focuses on
+  // a timer). A quick tap, or a tool that sends key-down and key-up at once, would move focus without choosing: so
+  // an arrow key pressed in the last half second makes the star it focuses the choice, as a radio group should.
+  const arrowAt = useRef(0);
   return (
     <div className="flex flex-wrap items-center gap-3">
       <RadioGroup.Root
@@ -51,6 +55,9 @@ export function StarRatingInput({
         aria-labelledby={labelledBy}
         aria-describedby={describedBy}
         aria-invalid={invalid || undefined}
+        onKeyDown={(event) => {
+          if (event.key.startsWith('Arrow')) arrowAt.current = performance.now();
+        }}
         className="flex gap-1"
       >
         {RATING_VALUES.map((n) => (
@@ -60,6 +67,9 @@ export function StarRatingInput({
             value={String(n)}
             aria-label={starLabel(n)}
             onPointerEnter={() => setHovered(n)}
+            onFocus={() => {
+              if (n !== value && performance.now() - arrowAt.current < 500) onChange(n);
+            }}
             className="inline-flex size-11 items-center justify-center rounded-md transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-60"
           >
             <Star
