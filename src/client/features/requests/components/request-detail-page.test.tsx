@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestDetail } from '../../../../shared/lifecycle';
+import { profilePath } from '../../../../shared/routes';
 import { makeRequestDetail, NO_RATING, SAM, uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { RequestDetailPage } from './request-detail-page';
@@ -87,7 +88,7 @@ describe('Request detail page', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({});
     expect(await screen.findByText('Matched')).toHaveClass('bg-blue-100');
     const booking = screen.getByRole('region', { name: 'Booking' });
-    expect(within(booking).getByText('Sam Lee')).toBeVisible();
+    expect(within(booking).getByRole('link', { name: 'Sam Lee' })).toHaveAttribute('href', profilePath(SAM.id));
     expect(within(booking).getByText('Confirmed')).toHaveClass('bg-blue-100');
     expect(within(booking).getByRole('link', { name: 'View booking' })).toHaveAttribute(
       'href',

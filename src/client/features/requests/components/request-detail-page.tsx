@@ -7,6 +7,7 @@ import { BackLink } from '@/components/back-link';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
+import { ProfileLink } from '@/components/profile-link';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useRequestDetail } from '../api/request-detail';
@@ -50,7 +51,7 @@ function ChosenBooking({ booking }: { booking: NonNullable<RequestDetail['bookin
       <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0 space-y-1">
           <p className="break-words">
-            Driver: <span className="font-medium">{booking.driver.full_name}</span>
+            Driver: <ProfileLink person={booking.driver} />
           </p>
           <BookingStatusBadge status={booking.status} />
         </div>
