@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/messages';
 import { createApp } from '../app';
 import { hashToken } from '../auth/tokens';
 import { sessions, userEvents } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
-import { dataOf, serveApp, SseClient, type SseEvent } from '../test/sse';
+import { dataOf, serveApp, servedEvents, SseClient, type SseEvent } from '../test/sse';
 import { EVENTS_CHANNEL } from './outbox';
 import { sweepEvents } from './sweep';
 
@@ -15,24 +15,13 @@ import { sweepEvents } from './sweep';
 const { ctx, call, signUpAndIn, signIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000', EVENT_HEARTBEAT_SECONDS: '1' });
 const { story, act } = lifecycleHelpers(call, signUpAndIn);
 
-let server: { url: string; close(): Promise<void> };
-const open: SseClient[] = [];
-
-beforeAll(async () => {
-  server = await serveApp(ctx.app);
-});
-afterAll(async () => {
-  for (const c of open) c.close();
-  await server?.close();
-});
+const served = servedEvents(() => ctx.app);
 
 async function connect(
   token?: string,
   opts: { lastEventId?: string; lastEventIdQuery?: string; headers?: Record<string, string> } = {},
 ) {
-  const client = await SseClient.open(server.url, { cookie: token, ...opts });
-  open.push(client);
-  return client;
+  return served.connect(token, opts);
 }
 
 const send = (token: string, bookingId: string, body: string) =>
@@ -47,7 +36,7 @@ async function pair() {
 
 describe('GET /api/events', () => {
   it('refuses a signed-out caller with the JSON 401', async () => {
-    const res = await fetch(`${server.url}/api/events`);
+    const res = await fetch(`${served.url()}/api/events`);
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'unauthenticated' });
   });

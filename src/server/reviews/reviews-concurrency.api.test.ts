@@ -28,6 +28,18 @@ async function expectedRatings(db: Db, userIds: string[]) {
   return Object.fromEntries(out);
 }
 
+/** Every review of these bookings, published or not. */
+const reviewsOf = (db: Db, bookings: { bookingId: string }[]) =>
+  db
+    .select()
+    .from(reviews)
+    .where(
+      inArray(
+        reviews.bookingId,
+        bookings.map((bk) => bk.bookingId),
+      ),
+    );
+
 async function storedRatings(db: Db, userIds: string[]) {
   const rows = await db
     .select({ userId: profiles.userId, count: profiles.ratingCount, sum: profiles.ratingSum })
@@ -92,15 +104,7 @@ describe.skipIf(!realPostgres)(`reviews on two instances of real PostgreSQL ${SK
     );
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(201));
 
-    const rows = await db()
-      .select()
-      .from(reviews)
-      .where(
-        inArray(
-          reviews.bookingId,
-          bookings.map((bk) => bk.bookingId),
-        ),
-      );
+    const rows = await reviewsOf(db(), bookings);
     expect(rows).toHaveLength(40);
     for (const [i, bk] of bookings.entries()) {
       const pair = rows.filter((r) => r.bookingId === bk.bookingId);
@@ -152,15 +156,7 @@ describe.skipIf(!realPostgres)(`reviews on two instances of real PostgreSQL ${SK
     // 30 lone reviews, 27 of them never published before: each published by exactly one sweeper.
     expect(counts.reduce((n, c) => n + c, 0)).toBe(27);
 
-    const rows = await db()
-      .select()
-      .from(reviews)
-      .where(
-        inArray(
-          reviews.bookingId,
-          bookings.map((bk) => bk.bookingId),
-        ),
-      );
+    const rows = await reviewsOf(db(), bookings);
     expect(rows).toHaveLength(33);
     expect(rows.every((r) => r.publishedAt !== null)).toBe(true);
     const expected = await expectedRatings(db(), ids);
@@ -183,15 +179,7 @@ describe.skipIf(!realPostgres)(`reviews on two instances of real PostgreSQL ${SK
     ]);
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(swept).toBeLessThanOrEqual(20);
-    const rows = await db()
-      .select()
-      .from(reviews)
-      .where(
-        inArray(
-          reviews.bookingId,
-          bookings.map((bk) => bk.bookingId),
-        ),
-      );
+    const rows = await reviewsOf(db(), bookings);
     expect(rows).toHaveLength(40);
     expect(rows.every((r) => r.publishedAt !== null)).toBe(true);
     expect(await storedRatings(db(), ids)).toEqual(await expectedRatings(db(), ids));

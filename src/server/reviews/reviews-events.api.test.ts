@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { BookingReviews } from '../../shared/reviews';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
-import { dataOf, serveApp, SseClient } from '../test/sse';
+import { dataOf, servedEvents } from '../test/sse';
 
 const DAY = 24 * 3_600_000;
 let shift = 0;
@@ -14,19 +14,10 @@ afterEach(() => {
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' }, { clock });
 const { act, confirmed } = lifecycleHelpers(call, signUpAndIn);
 
-let server: { url: string; close(): Promise<void> };
-const open: SseClient[] = [];
-beforeAll(async () => {
-  server = await serveApp(ctx.app);
-});
-afterAll(async () => {
-  for (const c of open) c.close();
-  await server?.close();
-});
+const events = servedEvents(() => ctx.app);
 
 async function connect(token: string) {
-  const client = await SseClient.open(server.url, { cookie: token });
-  open.push(client);
+  const client = await events.connect(token);
   await client.take(1); // ready
   return client;
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { afterAll, beforeAll } from 'vitest';
 
 /** One parsed server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface SseEvent {
@@ -178,3 +179,31 @@ export class SseClient {
 
 /** The JSON data of an event. */
 export const dataOf = <T = Record<string, unknown>>(e: SseEvent): T => JSON.parse(e.data) as T;
+
+/**
+ * For a test file: serves the app (`app()` is read once the suite's app exists) over real HTTP for the whole file
+ * and closes every stream it opened, then the server. `connect` opens a stream as `token`'s browser would.
+ */
+export function servedEvents(app: () => Fetchable) {
+  let server: Awaited<ReturnType<typeof serveApp>> | undefined;
+  const open: SseClient[] = [];
+  beforeAll(async () => {
+    server = await serveApp(app());
+  });
+  afterAll(async () => {
+    for (const c of open) c.close();
+    await server?.close();
+  });
+  const url = () => {
+    if (!server) throw new Error('servedEvents: the server is not up yet (use it inside a test)');
+    return server.url;
+  };
+  return {
+    url,
+    async connect(token?: string, opts: Omit<SseOptions, 'cookie'> = {}) {
+      const client = await SseClient.open(url(), { cookie: token, ...opts });
+      open.push(client);
+      return client;
+    },
+  };
+}
