@@ -45,6 +45,14 @@ export function AdminReportCard({ report, onResolved }: { report: AdminReport; o
           {/* Plain text as written: line breaks kept, nothing interpreted. */}
           <p className="whitespace-pre-wrap break-words">{report.details}</p>
         </div>
+        {report.review ? (
+          <div>
+            <p className="text-sm text-muted-foreground">
+              Reported review: {report.review.rating} {report.review.rating === 1 ? 'star' : 'stars'}
+            </p>
+            <p className="whitespace-pre-wrap break-words">{report.review.comment ?? 'No comment.'}</p>
+          </div>
+        ) : null}
         <div className="flex flex-wrap gap-2">
           <Button
             variant="outline"

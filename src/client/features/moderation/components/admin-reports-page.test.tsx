@@ -42,6 +42,18 @@ describe('Reports (admin)', () => {
     expect(calls[0]?.path).toBe('/admin/reports?status=open&limit=20');
   });
 
+  it('shows the reported review: its stars and its comment as written', async () => {
+    const report = makeAdminReport({
+      booking: null,
+      review: { id: '00000000-0000-4000-8000-0000000000f1', rating: 1, comment: 'Rude.\nNever again.' },
+    });
+    renderPage(() => [report]);
+    const c = await card('Report about Ada Field');
+    expect(within(c).getByText('Reported review: 1 star')).toBeVisible();
+    expect(within(c).getByText(/Rude\./).textContent).toBe('Rude.\nNever again.');
+    expect(within(c).queryByText('Booking', { selector: 'dt' })).not.toBeInTheDocument();
+  });
+
   it("says 'No open reports.' when there are none", async () => {
     stubApi({ 'GET /admin/reports': () => ({ body: emptyPage }) });
     renderWithProviders(<AdminReportsPage />);
