@@ -39,6 +39,13 @@ const FIXED_RATE = Number(process.env.BENCH_RATE ?? 2000);
  */
 const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
 const WRITE_WARMUP_SECONDS = 1;
+/**
+ * A checkout of an earlier commit (e.g. `git worktree add ../before <commit>`): its API runs beside this one on the
+ * same seeded database, and each closed-loop scenario is measured on both in turns, COMPARE_ROUNDS times, to show
+ * what a change costs without the machine's drift between two separate runs.
+ */
+const BASELINE = process.env.BENCH_BASELINE;
+const COMPARE_ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 4);
 
 /** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
 const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
@@ -129,10 +136,13 @@ interface WritePass {
   body: Buffer;
 }
 
-async function startBenchServer(target: { url?: string; dataDir: string }): Promise<ChildProcess> {
+async function startBenchServer(
+  target: { url?: string; dataDir: string },
+  { port = PORT, checkout = '.' }: { port?: number; checkout?: string } = {},
+): Promise<ChildProcess> {
   const { child } = await startServer(
     {
-      PORT: String(PORT),
+      PORT: String(port),
       DATABASE_URL: target.url ?? '',
       DATA_DIR: target.dataDir || './data',
       NODE_ENV: 'production',
@@ -141,7 +151,7 @@ async function startBenchServer(target: { url?: string; dataDir: string }): Prom
       WRITE_LIMIT_PER_USER_MAX: '1000000000',
     },
     {
-      script: 'bench/server.ts',
+      script: `${checkout}/bench/server.ts`,
       nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
       inheritStderr: true,
       timeoutMs: 60_000,
@@ -191,10 +201,10 @@ interface Scenario {
   token: ((i: number) => string) | null;
 }
 
-async function run(s: Scenario): Promise<Result> {
+async function run(s: Scenario, port = PORT): Promise<Result> {
   let i = 0;
   return autocannon({
-    url: `http://127.0.0.1:${PORT}`,
+    url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration: DURATION,
     requests: [
@@ -218,9 +228,12 @@ async function run(s: Scenario): Promise<Result> {
 }
 
 async function main() {
+  if (BASELINE && kind !== 'postgres')
+    throw new Error('BENCH_BASELINE needs real PostgreSQL (DATABASE_URL): PGlite serves one process');
   const started = Date.now();
   const target = await createTarget(baseUrl);
   let server: ChildProcess | undefined;
+  let baseline: ChildProcess | undefined;
   try {
     const database = await openDatabase({ url: target.url, dataDir: target.dataDir });
     console.log(`[bench] ${kind}: seeding…`);
@@ -230,6 +243,7 @@ async function main() {
     await database.close();
 
     server = await startBenchServer(target);
+    if (BASELINE) baseline = await startBenchServer(target, { port: PORT + 1, checkout: BASELINE });
     const token = (n: number) => tokens[n % tokens.length] ?? '';
     await checkCardsCarryRatings(token(0));
     const all: Scenario[] = [
@@ -272,17 +286,17 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ');
     const loadBefore = load();
-    for (const s of scenarios) {
-      const cpuBefore = cpuSeconds(server.pid);
+    /** One closed-loop pass of `s` against the server on `port` (process `pid`), with the CPU it cost. */
+    const measure = async (s: Scenario, port: number, pid: number | undefined) => {
+      const cpuBefore = cpuSeconds(pid);
       const dbBefore = await backends.cpu();
       const genBefore = process.cpuUsage();
-      const r = await run(s);
+      const r = await run(s, port);
       const gen = process.cpuUsage(genBefore);
-      const cpuAfter = cpuSeconds(server.pid);
+      const cpuAfter = cpuSeconds(pid);
       const dbAfter = await backends.cpu();
       const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests.total));
-      table.push({
-        endpoint: s.name,
+      return {
         'req/s': Math.round(r.requests.average),
         'p50 ms': r.latency.p50,
         'p99 ms': r.latency.p99,
@@ -294,8 +308,54 @@ async function main() {
         'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
         'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
         'autocannon µs/req': perRequest((gen.user + gen.system) / 1e6),
+      };
+    };
+    const comparison: Record<string, string | number>[] = [];
+    for (const s of scenarios) {
+      if (!baseline) {
+        const m = await measure(s, PORT, server.pid);
+        table.push({ endpoint: s.name, ...m });
+        console.log(`[bench] ${s.name}: ${m['req/s']} req/s`);
+        continue;
+      }
+      // Baseline and current take turns on the same data, so a drift of the machine falls on both alike.
+      type Measured = Awaited<ReturnType<typeof measure>>;
+      const runs: { baseline: Measured[]; current: Measured[] } = { baseline: [], current: [] };
+      // The order alternates too: whichever runs second in a pair tends to be a little faster (a control run of
+      // one version against itself showed about 6%).
+      const [basePid, currentPid] = [baseline.pid, server.pid];
+      for (let round = 0; round < COMPARE_ROUNDS; round += 1) {
+        const pair = [
+          async () => runs.baseline.push(await measure(s, PORT + 1, basePid)),
+          async () => runs.current.push(await measure(s, PORT, currentPid)),
+        ];
+        for (const step of round % 2 ? pair.reverse() : pair) await step();
+      }
+      const mean = (list: Measured[], key: 'req/s' | 'p99 ms' | 'api µs/req' | 'db µs/req') =>
+        list.reduce((n, m) => n + Number(m[key]), 0) / list.length;
+      const [b, c] = [runs.baseline, runs.current];
+      table.push({ endpoint: s.name, ...c[c.length - 1]! });
+      comparison.push({
+        endpoint: s.name,
+        'baseline req/s': Math.round(mean(b, 'req/s')),
+        'current req/s': Math.round(mean(c, 'req/s')),
+        'req/s change': `${(((mean(c, 'req/s') - mean(b, 'req/s')) / mean(b, 'req/s')) * 100).toFixed(1)}%`,
+        'baseline p99 ms': Math.round(mean(b, 'p99 ms')),
+        'current p99 ms': Math.round(mean(c, 'p99 ms')),
+        'baseline api µs/req': Math.round(mean(b, 'api µs/req')),
+        'current api µs/req': Math.round(mean(c, 'api µs/req')),
+        'baseline db µs/req': Math.round(mean(b, 'db µs/req')),
+        'current db µs/req': Math.round(mean(c, 'db µs/req')),
       });
-      console.log(`[bench] ${s.name}: ${Math.round(r.requests.average)} req/s`);
+      console.log(
+        `[bench] ${s.name}: baseline ${Math.round(mean(b, 'req/s'))}, current ${Math.round(mean(c, 'req/s'))} req/s`,
+      );
+    }
+    if (baseline) {
+      console.log(
+        `\nBaseline (${BASELINE}) against current, taking turns on the same data, ${COMPARE_ROUNDS} rounds of ${DURATION} s each (means):`,
+      );
+      console.table(comparison);
     }
     console.log(
       `\nRuralRoute API on ${kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint (bearer sessions of ${USERS} users, ${REVIEWS} reviews):`,
@@ -395,6 +455,8 @@ async function main() {
       }
     }
     await backends.close();
+    if (baseline) await stopServer(baseline);
+    baseline = undefined;
     // Plans are read after the load, once bookings exist; PGlite allows one process, so the server stops first.
     await stopServer(server);
     server = undefined;
@@ -405,6 +467,7 @@ async function main() {
     }
   } finally {
     if (server) await stopServer(server);
+    if (baseline) await stopServer(baseline);
     await target.cleanup();
     console.log(`[bench] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
