@@ -31,7 +31,9 @@ import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
 import { sendError } from './http/error-status';
+import { createJobWorker } from './jobs';
 import { createAttemptCounter } from './limits';
+import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createAdminService } from './moderation/admin';
 import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
@@ -59,7 +61,7 @@ export interface AppOptions {
   /** The database's LISTEN/NOTIFY (Database.notifications); without it the session cache stays off. */
   notifications?: Notifications;
   /**
-   * The time the reviews' rules read (the 14-day period, when reviews are published); the wall clock unless a
+   * The time the reviews' rules and the job worker read (the 14-day period, when reviews are published); the wall clock unless a
    * test moves it.
    */
   clock?: () => Date;
@@ -279,17 +281,32 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   }, env.REVIEW_SWEEP_SECONDS * 1000);
   sweepTimer.unref();
 
+  // Background jobs (decision 020): every instance runs a worker, woken by the NOTIFY of each enqueue and by a
+  // timer; claims skip each other's jobs, so a job runs once unless its worker dies mid-run (then again, later).
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR });
+  const jobs = createJobWorker(db, notifications, {
+    clock,
+    pollMs: env.JOBS_POLL_MS,
+    concurrency: env.JOBS_CONCURRENCY,
+    leaseMs: env.JOBS_LEASE_SECONDS * 1000,
+  });
+  jobs.register(EMAIL_JOB, emailJobHandler(mailer));
+
   /**
-   * Ends every live stream, stops the hub's and the review sweep's timers and listeners; call before closing the
-   * database. `reviews.publishDue()` runs the sweep now (tests).
+   * Ends every live stream, stops the hub's, the review sweep's and the job worker's timers and listeners (waiting
+   * for the jobs in flight); call before closing the database. `reviews.publishDue()` runs the sweep now and
+   * `jobs.runDue()` the due jobs (tests).
    */
   return Object.assign(app, {
     close: async () => {
       clearInterval(sweepTimer);
       await sweeping;
+      await jobs.close();
+      mailer.close();
       await hub.close();
     },
     events: hub,
     reviews: { publishDue },
+    jobs,
   });
 }

@@ -20,6 +20,11 @@ describe('readEnv', () => {
     expect(env.EVENT_HEARTBEAT_SECONDS).toBe(25);
     expect(env.EVENT_RETENTION_HOURS).toBe(72);
     expect(env.REVIEW_SWEEP_SECONDS).toBe(60);
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.MAIL_FROM).toBe('RuralRoute <no-reply@ruralroute.localhost>');
+    expect(env.JOBS_POLL_MS).toBe(1000);
+    expect(env.JOBS_CONCURRENCY).toBe(4);
+    expect(env.JOBS_LEASE_SECONDS).toBe(300);
   });
 
   it('stops with a clear message naming each bad value', () => {
@@ -30,11 +35,17 @@ describe('readEnv', () => {
     expect(() => readEnv({ MESSAGE_LIMIT_PER_USER_MAX: '0' })).toThrow(/MESSAGE_LIMIT_PER_USER_MAX/);
     expect(() => readEnv({ EVENT_HEARTBEAT_SECONDS: 'soon' })).toThrow(/EVENT_HEARTBEAT_SECONDS/);
     expect(() => readEnv({ REVIEW_SWEEP_SECONDS: '0' })).toThrow(/REVIEW_SWEEP_SECONDS/);
+    expect(() => readEnv({ SMTP_URL: 'mail.example.com:587' })).toThrow(/SMTP_URL must start with smtp:\/\//);
+    expect(() => readEnv({ JOBS_POLL_MS: '0' })).toThrow(/JOBS_POLL_MS/);
   });
 
   it('parses lists and an empty DATABASE_URL', () => {
     const env = readEnv({ ALLOWED_ORIGINS: 'https://a.example, https://b.example', DATABASE_URL: '' });
     expect(env.ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(readEnv({ SMTP_URL: '' }).SMTP_URL).toBeUndefined();
+    expect(readEnv({ SMTP_URL: 'smtp://user:pass@mail.example.com:587' }).SMTP_URL).toBe(
+      'smtp://user:pass@mail.example.com:587',
+    );
   });
 });

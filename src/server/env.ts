@@ -80,6 +80,21 @@ export const envSchema = z.object({
    * Every instance may run it: a review is published, and counted in the ratings, exactly once.
    */
   REVIEW_SWEEP_SECONDS: int(60),
+  /** The mail server, e.g. smtp://user:pass@host:587 (smtps:// for TLS from the start). Unset: mails are written as
+   * .eml files under DATA_DIR/mail and each one's subject and link is printed in the log. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** The sender of every mail; its domain is the right side of each Message-ID. */
+  MAIL_FROM: z.string().trim().min(3).default('RuralRoute <no-reply@ruralroute.localhost>'),
+  /** How often each instance's job worker looks for due jobs (an enqueue also wakes it at once, via NOTIFY). */
+  JOBS_POLL_MS: int(1000),
+  /** Jobs (e-mails) one instance runs at once. */
+  JOBS_CONCURRENCY: int(4),
+  /** How long a claimed job belongs to its worker: after it, a job whose process died is claimed again. */
+  JOBS_LEASE_SECONDS: int(300),
   /** argon2id cost: memory in KiB, iterations, parallelism (OWASP's baseline by default). */
   ARGON2_MEMORY_KIB: int(19456),
   ARGON2_TIME_COST: int(2),

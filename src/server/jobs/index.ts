@@ -1,0 +1,12 @@
+// The background jobs feature's public module (docs/decisions/020-jobs-and-mail.md): features enqueue jobs inside
+// their own transaction; app.ts creates the worker and registers each kind's handler.
+export { enqueue, JOBS_CHANNEL, type NewJob } from './queue';
+export {
+  backoffMs,
+  createJobWorker,
+  MAX_ATTEMPTS,
+  type JobHandler,
+  type JobInfo,
+  type JobWorker,
+  type WorkerOptions,
+} from './worker';

@@ -1,0 +1,201 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { Notifications } from '../db/notify';
+import { jobs } from '../db/schema';
+import { JOBS_CHANNEL } from './queue';
+
+/** Attempts before a job is kept as 'failed'. */
+export const MAX_ATTEMPTS = 8;
+/** The first retry waits about this long; each further one twice as long, up to BACKOFF_CAP_MS. */
+export const BACKOFF_BASE_MS = 30_000;
+export const BACKOFF_CAP_MS = 3_600_000;
+
+/** What a handler knows of the job it runs. */
+export interface JobInfo {
+  id: number;
+  kind: string;
+  /** This attempt's number, from 1. */
+  attempt: number;
+}
+
+/** Runs one job; throwing (or rejecting) schedules a retry. It may run more than once for one job. */
+export type JobHandler = (payload: unknown, job: JobInfo) => Promise<void>;
+
+export interface WorkerOptions {
+  /** The clock of claims, leases and retries; tests move it instead of waiting. */
+  clock?: () => Date;
+  /** Timer wake-ups (besides the NOTIFY after each enqueue); 0 = no timer (tests drive runDue). */
+  pollMs: number;
+  /** Jobs run at once by this instance. */
+  concurrency: number;
+  /** How long a claim holds a job: after it, a job whose worker died is claimed again. Above any handler's run. */
+  leaseMs: number;
+  /** Math.random by default; the jitter of the backoff. */
+  random?: () => number;
+}
+
+/** The wait before the attempt after `attempts` failed ones: 30 s, 60 s, 120 s, ... up to an hour, +-20 %. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+interface Claimed {
+  id: number;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/**
+ * The job worker of one app instance (docs/decisions/020-jobs-and-mail.md). A claim is one short statement:
+ * the due jobs locked FOR UPDATE SKIP LOCKED (another instance's claim is skipped, never waited for), their
+ * attempts bumped and a lease set. The handler runs after that commit, outside any transaction; then the job is
+ * marked sent, or scheduled again with backoff, or kept as failed after MAX_ATTEMPTS. Each finishing update is
+ * fenced by the attempt number, so a worker whose lease ran out cannot overwrite a later claim's outcome.
+ */
+export function createJobWorker(db: Db, notifications: Notifications | undefined, opts: WorkerOptions) {
+  const clock = opts.clock ?? (() => new Date());
+  const random = opts.random ?? Math.random;
+  const handlers = new Map<string, JobHandler>();
+  const inFlight = new Set<Promise<void>>();
+  let closed = false;
+  /** The drain running now (settles, never rejects); null when idle. */
+  let draining: Promise<number> | null = null;
+  /** A wake-up came during a drain: drain again after it. */
+  let again = false;
+
+  async function claim(limit: number): Promise<Claimed[]> {
+    const now = clock();
+    const due = db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          // A literal, so the generic plan can use the partial index jobs_due_idx (see db/pool.ts).
+          sql`${jobs.status} = 'queued'`,
+          lte(jobs.runAt, now),
+          or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    return db
+      .update(jobs)
+      .set({ attempts: sql`${jobs.attempts} + 1`, lockedUntil: new Date(now.getTime() + opts.leaseMs) })
+      .where(inArray(jobs.id, due))
+      .returning({ id: jobs.id, kind: jobs.kind, payload: jobs.payload, attempts: jobs.attempts });
+  }
+
+  const mine = (job: Claimed) =>
+    and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), sql`${jobs.status} = 'queued'`);
+
+  async function run(job: Claimed): Promise<void> {
+    try {
+      const handler = handlers.get(job.kind);
+      if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
+      await handler(job.payload, { id: job.id, kind: job.kind, attempt: job.attempts });
+    } catch (err) {
+      const failed = job.attempts >= MAX_ATTEMPTS;
+      const message = errorText(err);
+      await db
+        .update(jobs)
+        .set(
+          failed
+            ? { status: 'failed', lastError: message, lockedUntil: null, finishedAt: clock() }
+            : {
+                lastError: message,
+                lockedUntil: null,
+                runAt: new Date(clock().getTime() + backoffMs(job.attempts, random)),
+              },
+        )
+        .where(mine(job));
+      const next = failed ? 'kept as failed' : 'will retry';
+      console.warn(`[jobs] ${job.kind} job ${job.id} attempt ${job.attempts} failed (${next}): ${message}`);
+      return;
+    }
+    await db.update(jobs).set({ status: 'sent', lockedUntil: null, finishedAt: clock() }).where(mine(job));
+  }
+
+  /** Claims and runs due jobs, at most `concurrency` at once, until none is due. Returns how many it ran. */
+  async function drain(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const free = opts.concurrency - inFlight.size;
+      if (closed || free <= 0) {
+        if (!inFlight.size) return ran;
+        await Promise.race(inFlight);
+        continue;
+      }
+      const claimed = await claim(free);
+      ran += claimed.length;
+      for (const job of claimed) {
+        const task: Promise<void> = run(job)
+          .catch((err) => console.warn(`[jobs] could not record the outcome of job ${job.id}:`, errorText(err)))
+          .finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      }
+      if (claimed.length < free) {
+        // Nothing more is due now; what runs may free a slot, and a retry is never due at once.
+        if (!inFlight.size) return ran;
+        await Promise.race(inFlight);
+      }
+    }
+  }
+
+  /** Runs a drain after the current one (if any); drains of one instance never overlap. */
+  function runDue(): Promise<number> {
+    const previous = draining ?? Promise.resolve(0);
+    const run = previous.then(() => drain());
+    const settled = run.catch((err: Error) => {
+      console.warn('[jobs] claiming jobs failed:', err.message);
+      return 0;
+    });
+    draining = settled;
+    void settled.finally(() => {
+      if (draining !== settled) return;
+      draining = null;
+      if (again) {
+        again = false;
+        wake();
+      }
+    });
+    return run;
+  }
+
+  /** A NOTIFY or the timer: drain now, or once more after the drain in progress (it may have missed the job). */
+  function wake(): void {
+    if (closed) return;
+    if (draining) again = true;
+    else void runDue().catch(() => {});
+  }
+
+  const unsubscribe = notifications?.listen(JOBS_CHANNEL, wake, (up) => up && wake());
+  const timer = opts.pollMs > 0 ? setInterval(wake, opts.pollMs) : undefined;
+  timer?.unref();
+
+  return {
+    /** Registers the handler of a job kind (one per kind). */
+    register(kind: string, handler: JobHandler): void {
+      if (handlers.has(kind)) throw new Error(`job kind '${kind}' already has a handler`);
+      handlers.set(kind, handler);
+    },
+    /** Claims and runs every due job now, after any run in progress (tests); resolves with how many it ran. */
+    runDue,
+    /** Nudges the worker as a NOTIFY would. */
+    wake,
+    /** Stops claiming, stops the timer and the listener, and waits for the jobs in flight to finish. */
+    async close(): Promise<void> {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await unsubscribe?.();
+      await draining;
+      await Promise.allSettled(inFlight);
+    },
+  };
+}
+
+export type JobWorker = ReturnType<typeof createJobWorker>;
