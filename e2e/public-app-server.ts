@@ -33,6 +33,8 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     db: database.db,
     async close() {
+      // The app first: its live streams, timers and job worker stop before the database they use closes.
+      await app.close();
       await new Promise<void>((ok) => server.close(() => ok()));
       await database.close();
     },

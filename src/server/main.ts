@@ -58,10 +58,11 @@ function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   console.log(`[stop] ${signal}: closing`);
-  // Live event streams never end by themselves: end them first, or server.close would wait for them.
-  void app.close();
+  // Live event streams never end by themselves: end them first, or server.close would wait for them. The database
+  // closes once the app has stopped too (its timers, and the job worker's jobs in flight).
+  const appClosed = app.close().catch((err: Error) => console.warn('[stop] closing the app failed:', err.message));
   server.close(() => {
-    database.close().finally(() => process.exit(0));
+    void appClosed.then(() => database.close()).finally(() => process.exit(0));
   });
   setTimeout(() => process.exit(0), 5000).unref();
 }
