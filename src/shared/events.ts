@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bookingEventTypeSchema } from './lifecycle';
 import { messageSchema } from './messages';
+import { notificationSchema } from './notifications';
 import { bookingStatusSchema } from './statuses';
 
 /**
@@ -41,6 +42,10 @@ export const liveEventSchemas = {
     booking_id: z.string().uuid(),
     published: z.boolean(),
   }),
+  /** A new notification for me, or my unread message notification updated (same id, new text and time). */
+  'notification.created': z.object({ notification: notificationSchema }),
+  /** Notifications of mine were marked read (here or in another tab): `ids`, or every one when `all`. */
+  'notification.read': z.object({ ids: z.array(z.string().uuid()), all: z.boolean() }),
 } as const;
 
 export type LiveEventName = keyof typeof liveEventSchemas;

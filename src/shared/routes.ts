@@ -17,6 +17,11 @@ export const PAGE_PATHS = {
   myBookings: '/dashboard/bookings',
   messages: '/dashboard/messages',
   settings: '/dashboard/settings',
+  /** Issue 12: the list of my notifications, and the e-mail switch of each type. */
+  notifications: '/dashboard/notifications',
+  notificationSettings: '/dashboard/settings/notifications',
+  /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
+  unsubscribe: '/unsubscribe',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
@@ -39,7 +44,18 @@ export const profilePath = (userId: string) => `/dashboard/users/${encodeURIComp
 const P = PAGE_PATHS;
 
 /** Client routes the server knows, so unknown paths get a real 404 status while the SPA still renders its page. */
-export const PUBLIC_PATHS = [P.home, P.howItWorks, P.pricing, P.about, P.faq, P.contact, P.privacy, P.terms, P.auth];
+export const PUBLIC_PATHS = [
+  P.home,
+  P.howItWorks,
+  P.pricing,
+  P.about,
+  P.faq,
+  P.contact,
+  P.privacy,
+  P.terms,
+  P.auth,
+  P.unsubscribe,
+];
 
 export const DASHBOARD_PATHS = [
   P.dashboard,
@@ -50,6 +66,8 @@ export const DASHBOARD_PATHS = [
   P.myBookings,
   P.messages,
   P.settings,
+  P.notifications,
+  P.notificationSettings,
   P.adminReports,
 ];
 

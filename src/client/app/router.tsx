@@ -28,6 +28,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: PAGE_PATHS.contact, lazy: () => import('./routes/contact') },
               { path: PAGE_PATHS.auth, lazy: () => import('./routes/auth') },
+              { path: PAGE_PATHS.unsubscribe, lazy: () => import('./routes/unsubscribe') },
             ],
           },
           { path: '*', lazy: () => import('./routes/not-found') },
@@ -50,6 +51,11 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.bookingDetail, lazy: () => import('./routes/dashboard-booking') },
               { path: PAGE_PATHS.messages, lazy: () => import('./routes/dashboard-messages') },
               { path: PAGE_PATHS.settings, lazy: () => import('./routes/dashboard-settings') },
+              { path: PAGE_PATHS.notifications, lazy: () => import('./routes/dashboard-notifications') },
+              {
+                path: PAGE_PATHS.notificationSettings,
+                lazy: () => import('./routes/dashboard-notification-settings'),
+              },
               { path: PAGE_PATHS.adminReports, lazy: () => import('./routes/dashboard-admin-reports') },
               { path: PAGE_PATHS.profile, lazy: () => import('./routes/dashboard-profile') },
             ],

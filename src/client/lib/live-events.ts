@@ -53,6 +53,9 @@ function handlers(client: QueryClient, userId: string, reopened: () => boolean) 
         invalidate(queryKeys.requests);
       }
     },
+    // The list and the bell reload (an updated message notification moves to the top with its new words).
+    'notification.created': () => invalidate(queryKeys.notifications),
+    'notification.read': () => invalidate(queryKeys.notifications),
   } satisfies { [N in LiveEventName]: (data: LiveEventData<N>) => void };
 }
 

@@ -34,4 +34,9 @@ export const queryKeys = {
   users: ['users'] as const,
   profile: (id: string) => ['users', id, 'profile'] as const,
   profileReviews: (id: string) => ['users', id, 'reviews'] as const,
+  /** Notifications (issue 12): the list, the bell's unread count, and the e-mail switches. */
+  notifications: ['notifications'] as const,
+  notificationList: ['notifications', 'list'] as const,
+  notificationUnread: ['notifications', 'unread'] as const,
+  notificationSettings: ['notification-settings'] as const,
 };

@@ -13,6 +13,7 @@ import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { isBlockedBetween } from '../moderation';
+import { notify } from '../notifications';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -101,8 +102,12 @@ export function createBookingService(db: Db) {
           fromStatus: null,
           toStatus: 'pending',
         });
-        // Last statement: the driver's other tabs and the requester hear of the new offer live.
+        // The requester is told (in the app, and by e-mail through the outbox's job), then, as the last
+        // statement, the driver's other tabs and the requester hear of the new offer live.
         const out = new Outbox();
+        await notify(tx, out, [
+          { userId: request.userId, type: 'offer_received', actorId: driver.id, bookingId: booking.id, requestId },
+        ]);
         announce(
           out,
           { id: booking.id, driverId: driver.id, requesterId: request.userId, requestId },

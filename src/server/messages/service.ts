@@ -13,6 +13,7 @@ import {
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
+import { rowsOf } from '../db/rows';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, messages } from '../db/schema';
 import { Outbox } from '../events';
@@ -59,10 +60,6 @@ export function previewOf(body: string): string {
 }
 
 const conversationCursor = z.tuple([cursorInstant, cursorUuid]);
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * Conversations (src/shared/messages.ts): one per booking, between its driver and its requester. Only those two

@@ -1,0 +1,5 @@
+import { NotificationSettingsPage } from '@/features/notifications/components/notification-settings-page';
+
+export function Component() {
+  return <NotificationSettingsPage />;
+}

@@ -1,0 +1,5 @@
+import { UnsubscribePage } from '@/features/notifications/components/unsubscribe-page';
+
+export function Component() {
+  return <UnsubscribePage />;
+}

@@ -1,0 +1,3 @@
+// The notifications feature's public module (issue 12, docs/notifications.md): features call `notify` inside the
+// transaction of the event (with the Outbox they flush last); app.ts wires the routes, the e-mail job and the sweep.
+export { notify, NOTIFICATION_EMAIL_JOB, type NewNotification } from './write';

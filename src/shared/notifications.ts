@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { CANCEL_REASONS } from './lifecycle';
+import { bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
+
+/**
+ * Notifications (issue 12, docs/notifications.md). Each one is a row written in the same transaction as the event
+ * that causes it, with its e-mail job (the transactional outbox); in the app they are listed newest first at
+ * `/dashboard/notifications` and arrive live as `notification.created`. The wording is built here, from the row's
+ * type and data, so the app and the e-mail say the same thing.
+ */
+export const NOTIFICATION_TYPES = [
+  'offer_received',
+  'offer_chosen',
+  'offer_declined',
+  'booking_cancelled',
+  'picked_up',
+  'delivery_completed',
+  'message',
+  'review_published',
+  'password_changed',
+  'email_changed',
+  'new_sign_in',
+] as const;
+export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
+export type NotificationType = z.infer<typeof notificationTypeSchema>;
+
+/** Always e-mailed, without an unsubscribe link; not on the settings page's switches. */
+export const SECURITY_NOTIFICATION_TYPES = [
+  'password_changed',
+  'email_changed',
+  'new_sign_in',
+] as const satisfies readonly NotificationType[];
+export type SecurityNotificationType = (typeof SECURITY_NOTIFICATION_TYPES)[number];
+export const isSecurityType = (t: NotificationType): t is SecurityNotificationType =>
+  (SECURITY_NOTIFICATION_TYPES as readonly string[]).includes(t);
+/** The types a person can switch e-mail off for, in the settings page's order. */
+export const OPTIONAL_NOTIFICATION_TYPES = NOTIFICATION_TYPES.filter(
+  (t): t is Exclude<NotificationType, SecurityNotificationType> => !isSecurityType(t),
+);
+
+/** The settings page's label of each type (and the unsubscribe page's 'You will no longer get e-mails about ...'). */
+export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
+  offer_received: 'New offers on my requests',
+  offer_chosen: 'I was chosen to carry something',
+  offer_declined: 'My offer was declined',
+  booking_cancelled: 'A booking was cancelled',
+  picked_up: 'My item was picked up',
+  delivery_completed: 'A delivery was completed',
+  message: 'New messages',
+  review_published: 'A review of me was published',
+  password_changed: 'My password was changed',
+  email_changed: 'My e-mail address was changed',
+  new_sign_in: 'Sign-in from a new browser',
+};
+
+/** A message e-mail is sent at most once per conversation in this many minutes, and only if still unread. */
+export const MESSAGE_MAIL_INTERVAL_MINUTES = 15;
+/** A message e-mail waits this long first, so a message read at once sends no mail. */
+export const MESSAGE_MAIL_DELAY_SECONDS = 60;
+/** Read notifications are kept this many days; unread ones until read. */
+export const NOTIFICATION_RETENTION_DAYS = 180;
+
+/**
+ * What a notification row holds besides its type (jsonb `data`, filled when it is written): the names and title as
+ * they were then, and the ids its link needs. Every field is optional; the wording falls back to neutral words.
+ */
+export const notificationDataSchema = z.object({
+  /** The person who caused it (the driver who offered, the sender, the reviewer ...). */
+  actor_name: z.string().optional(),
+  /** The request's title. */
+  title: z.string().optional(),
+  booking_id: z.string().optional(),
+  request_id: z.string().optional(),
+  /** offer_declined: why ('declined' by the requester, 'other_chosen', 'request_withdrawn'). */
+  cause: z.string().optional(),
+  /** booking_cancelled: the reason code (CANCEL_REASONS), or 'withdrawn' when a driver withdrew a pending offer. */
+  reason: z.string().optional(),
+  /** delivery_completed: 'completed' (the driver entered the code) or 'received' (the requester confirmed). */
+  how: z.string().optional(),
+  /** message: how many unread messages this notification stands for (it is updated while unread). */
+  count: z.number().int().optional(),
+  /** review_published: the stars given. */
+  rating: z.number().int().optional(),
+  /** new_sign_in: the browser and system, e.g. 'Chrome on Windows'. */
+  browser: z.string().optional(),
+  /** email_changed: the new address (the notice goes to the old one, `to`). */
+  new_email: z.string().optional(),
+  /** email_changed: where the e-mail goes instead of the account's current address. */
+  to: z.string().optional(),
+  /** The recipient's own id (review_published links to their profile). */
+  user_id: z.string().optional(),
+});
+export type NotificationData = z.infer<typeof notificationDataSchema>;
+
+const quoted = (title: string | undefined) => (title ? `“${title}”` : 'your item');
+const who = (name: string | undefined) => name || 'Someone';
+
+/** The notification in one sentence (the in-app text, and the e-mail's sentence). */
+export function notificationText(type: NotificationType, d: NotificationData): string {
+  const t = quoted(d.title);
+  switch (type) {
+    case 'offer_received':
+      return `${who(d.actor_name)} offered to carry ${t}.`;
+    case 'offer_chosen':
+      return `${who(d.actor_name)} chose you to carry ${t}.`;
+    case 'offer_declined':
+      if (d.cause === 'other_chosen') return `Another driver was chosen to carry ${t}.`;
+      if (d.cause === 'request_withdrawn') return `The request ${t} was withdrawn, so your offer was declined.`;
+      return `Your offer to carry ${t} was declined.`;
+    case 'booking_cancelled': {
+      if (d.reason === 'withdrawn') return `${who(d.actor_name)} withdrew their offer to carry ${t}.`;
+      const label = CANCEL_REASONS[d.reason as keyof typeof CANCEL_REASONS];
+      return `${who(d.actor_name)} cancelled the booking for ${t}${label ? ` (${label})` : ''}.`;
+    }
+    case 'picked_up':
+      return `${who(d.actor_name)} picked up ${t}.`;
+    case 'delivery_completed':
+      return d.how === 'received'
+        ? `${who(d.actor_name)} confirmed receiving ${t}.`
+        : `${who(d.actor_name)} delivered ${t}.`;
+    case 'message': {
+      const n = d.count ?? 1;
+      return n > 1
+        ? `${who(d.actor_name)} sent you ${n} messages about ${t}.`
+        : `${who(d.actor_name)} sent you a message about ${t}.`;
+    }
+    case 'review_published':
+      return `${who(d.actor_name)} reviewed you for ${t}.`;
+    case 'password_changed':
+      return 'The password of your RuralRoute account was changed.';
+    case 'email_changed':
+      return d.new_email
+        ? `The e-mail address of your RuralRoute account was changed to ${d.new_email}.`
+        : 'The e-mail address of your RuralRoute account was changed.';
+    case 'new_sign_in':
+      return d.browser
+        ? `Someone signed in to your RuralRoute account from a new browser (${d.browser}).`
+        : 'Someone signed in to your RuralRoute account from a new browser.';
+  }
+}
+
+/** The e-mail's subject. */
+export function notificationSubject(type: NotificationType, d: NotificationData): string {
+  const t = quoted(d.title);
+  switch (type) {
+    case 'offer_received':
+      return `New offer on ${t}`;
+    case 'offer_chosen':
+      return `You were chosen to carry ${t}`;
+    case 'offer_declined':
+      return `Your offer on ${t} was declined`;
+    case 'booking_cancelled':
+      return `Booking cancelled: ${t}`;
+    case 'picked_up':
+      return `${t} was picked up`;
+    case 'delivery_completed':
+      return `Delivery completed: ${t}`;
+    case 'message':
+      return `New message from ${who(d.actor_name)}`;
+    case 'review_published':
+      return `${who(d.actor_name)} reviewed you`;
+    case 'password_changed':
+      return 'Your password was changed';
+    case 'email_changed':
+      return 'Your e-mail address was changed';
+    case 'new_sign_in':
+      return 'New sign-in to your account';
+  }
+}
+
+/** Where the notification leads in the app (a path; e-mails prefix the app's public address). */
+export function notificationLink(type: NotificationType, d: NotificationData): string {
+  switch (type) {
+    case 'offer_received':
+      return d.request_id ? requestDetailPath(d.request_id) : PAGE_PATHS.myRequests;
+    case 'message':
+      return d.booking_id ? `${bookingDetailPath(d.booking_id)}#messages` : PAGE_PATHS.messages;
+    case 'review_published':
+      return d.booking_id ? bookingDetailPath(d.booking_id) : d.user_id ? profilePath(d.user_id) : PAGE_PATHS.dashboard;
+    case 'password_changed':
+    case 'email_changed':
+    case 'new_sign_in':
+      return PAGE_PATHS.settings;
+    default:
+      return d.booking_id ? bookingDetailPath(d.booking_id) : PAGE_PATHS.myBookings;
+  }
+}
+
+/** One notification as the API returns it (`GET /api/notifications`, and `notification.created`). */
+export const notificationSchema = z.object({
+  id: z.string().uuid(),
+  type: notificationTypeSchema,
+  /** notificationText of the row. */
+  text: z.string(),
+  /** notificationLink of the row (an app path). */
+  link: z.string(),
+  created_at: z.string(),
+  read_at: z.string().nullable(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+/** `GET /api/notifications/unread` (the bell). */
+export const notificationUnreadSchema = z.object({ count: z.number().int().min(0) });
+export type NotificationUnread = z.infer<typeof notificationUnreadSchema>;
+
+/** `GET /api/notifications/settings`; `PATCH` takes `{ email: { [type]: boolean } }` for optional types only. */
+export const notificationSettingsSchema = z.object({
+  /** The address mails go to. */
+  address: z.string(),
+  email: z.record(z.enum(OPTIONAL_NOTIFICATION_TYPES), z.boolean()),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+export const notificationSettingsPatchSchema = z.object({
+  email: z.partialRecord(z.enum(OPTIONAL_NOTIFICATION_TYPES), z.boolean({ error: 'Must be true or false' })),
+});
+export type NotificationSettingsPatch = z.infer<typeof notificationSettingsPatchSchema>;
+
+/** `POST /api/notifications/unsubscribe` (and `/resubscribe`) `{ token }` -> the type and its new e-mail switch. */
+export const unsubscribeInputSchema = z.object({ token: z.string().min(1).max(500) });
+export const unsubscribeResultSchema = z.object({ type: notificationTypeSchema, email: z.boolean() });
+export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;
+export const UNSUBSCRIBE_INVALID_MESSAGE =
+  'This unsubscribe link is not valid. Change e-mail settings after signing in.';
+
+/** UI words. */
+export const NOTIFICATIONS_EMPTY_TEXT = "You're all caught up.";
+export const MARK_ALL_READ_LABEL = 'Mark all as read';
