@@ -29,7 +29,7 @@ import {
 import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
-import { NotificationsBell } from '@/features/notifications';
+import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
 import { LiveEvents } from '@/lib/live-events';
 import { PAGE_PATHS } from '../../../shared/routes';
 
