@@ -29,6 +29,7 @@ import {
 import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
+import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
 import { LiveEvents } from '@/lib/live-events';
 import { PAGE_PATHS } from '../../../shared/routes';
 
@@ -125,6 +126,7 @@ export function Component() {
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">
           <SidebarTrigger />
           <p className="text-lg font-semibold">RuralRoute Dashboard</p>
+          <NotificationsBell className="ml-auto" />
         </header>
         <main className="flex-1 p-4 md:p-6">
           <Outlet />

@@ -1,0 +1,5 @@
+/** Notifications (issue 12): the header's bell and the pages the routes show. */
+export { NotificationsBell } from './components/notifications-bell';
+export { NotificationsPage } from './components/notifications-page';
+export { NotificationSettingsPage } from './components/notification-settings-page';
+export { UnsubscribePage } from './components/unsubscribe-page';
