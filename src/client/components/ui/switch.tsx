@@ -4,7 +4,7 @@ import { cn } from '@/lib/utils';
 
 /**
  * An on/off switch (role 'switch', toggled by click, Space or Enter). Name it with a <Label htmlFor> or
- * aria-labelledby. The track is 28px high; an invisible margin around it makes the touch target 44px. Off is the
+ * aria-labelledby. The track is 28px high; an invisible margin (10px round the 24px inner box) makes the touch target 44px high. Off is the
  * dark muted colour rather than the light input grey, so the control stands out 3:1 from the page either way, and
  * the thumb's side tells on from off without colour.
  */
@@ -12,7 +12,7 @@ export function Switch({ className, ...props }: React.ComponentProps<typeof Swit
   return (
     <SwitchPrimitive.Root
       className={cn(
-        "peer relative inline-flex h-7 w-12 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors after:absolute after:-inset-2 after:content-[''] focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-primary data-[state=unchecked]:bg-muted-foreground",
+        "peer relative inline-flex h-7 w-12 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors after:absolute after:-inset-2.5 after:content-[''] focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:bg-primary data-[state=unchecked]:bg-muted-foreground",
         className,
       )}
       {...props}
