@@ -1,5 +1,16 @@
 import { UnsubscribePage } from '@/features/notifications/components/unsubscribe-page';
+import { PageMeta } from '@/features/public/components/page-meta';
 
 export function Component() {
-  return <UnsubscribePage />;
+  return (
+    <>
+      <PageMeta
+        title="Unsubscribe — RuralRoute"
+        description="Stop e-mails of one kind from RuralRoute with the link at the foot of the e-mail."
+      />
+      {/* Each visit is one person's link: nothing here for search engines. */}
+      <meta name="robots" content="noindex" />
+      <UnsubscribePage />
+    </>
+  );
 }

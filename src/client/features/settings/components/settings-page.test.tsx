@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PAGE_PATHS } from '../../../../shared/routes';
 import { ADA, SAM } from '@/test/factories';
 import { makeBlocked } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -29,6 +30,20 @@ describe('Settings page', () => {
       'Sam LeeBlocked on April 20, 2026Unblock',
     ]);
     expect(within(rows[0]!).getByRole('button', { name: 'Unblock Ada Field' })).toHaveTextContent('Unblock');
+  });
+
+  it("has a 'Notifications' section, before 'Blocked people', leading to the notification settings", () => {
+    stubApi({ 'GET /blocks': () => ({ body: emptyPage }) });
+    renderWithProviders(<SettingsPage />);
+    const notifications = screen.getByRole('region', { name: 'Notifications' });
+    expect(within(notifications).getByRole('link', { name: 'Notification settings' })).toHaveAttribute(
+      'href',
+      PAGE_PATHS.notificationSettings,
+    );
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Notifications',
+      'Blocked people',
+    ]);
   });
 
   it("says so when I haven't blocked anyone", async () => {

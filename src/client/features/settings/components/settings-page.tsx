@@ -1,11 +1,15 @@
 import { PageHeader } from '@/components/page-header';
 import { BlockedPeopleSection } from '@/features/moderation';
+import { NotificationsSection } from './notifications-section';
 
 /**
  * '/dashboard/settings': one card per section, in this order. Later sections (profile, email, password,
  * sessions, two-step sign-in, my data, delete account) are added to this list.
  */
-const SECTIONS = [{ id: 'blocked-people', Section: BlockedPeopleSection }];
+const SECTIONS = [
+  { id: 'notifications', Section: NotificationsSection },
+  { id: 'blocked-people', Section: BlockedPeopleSection },
+];
 
 export function SettingsPage() {
   return (
