@@ -34,8 +34,13 @@ describe('sign-up', () => {
     expect(row?.passwordHash).not.toContain(STRONG_PASSWORD);
     const [profile] = await ctx.database.db.select().from(profiles).where(eq(profiles.userId, res.body.user.id));
     expect(profile?.fullName).toBe('Mary Field');
-    // Sign-up does not sign in: the spec says "You can now sign in."
-    expect(res.headers.get('set-cookie')).toBeNull();
+    // Sign-up does not sign in: the spec says "You can now sign in." Only the browser is remembered (so signing
+    // in from it is not a 'new browser').
+    const cookies = res.headers.getSetCookie();
+    expect(cookies.filter((c) => c.includes('rr_session'))).toEqual([]);
+    expect(cookies).toEqual([
+      expect.stringMatching(/^rr_browser=[A-Za-z0-9_-]{43}; Max-Age=34560000; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
   });
 
   it('refuses an email already registered, whatever its case or spaces, and creates nothing', async () => {

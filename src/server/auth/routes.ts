@@ -1,13 +1,41 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import { normalizeEmail, sessionInfoSchema, signInSchema, signUpSchema, userSchema } from '../../shared/auth';
 import { MODERATION_ERRORS } from '../../shared/moderation';
 import { DomainError } from '../core/domain-error';
 import { clientIp } from '../http/client-ip';
-import { clearSessionCookie, readToken, writeSessionCookie } from '../http/session';
+import { clearSessionCookie, isHttps, readToken, writeSessionCookie } from '../http/session';
+import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { enforceLimit, tooManyMessage, tooManyRequests, type AttemptCounter, type WindowLimit } from '../limits';
+import { isBrowserId, newBrowserId } from './new-browser';
 import type { AuthService } from './service';
+
+/** The browser cookie lives this long (browsers cap any cookie at 400 days); each sign-in renews it. */
+const BROWSER_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 3600;
+
+/** The browser cookie's name: `__Host-` prefixed in production, like the session cookie (http/session.ts). */
+const browserCookieName = (c: Context<AppEnv>) =>
+  c.get('sessionCookie')?.production ? '__Host-rr_browser' : 'rr_browser';
+
+/** This browser's id (new-browser.ts): the cookie's, or a new one when it has none (or a malformed one). */
+function browserIdOf(c: Context<AppEnv>): string {
+  const value = getCookie(c, browserCookieName(c));
+  return isBrowserId(value) ? value : newBrowserId();
+}
+
+/** (Re)sets the browser cookie with the session cookie's attributes, for BROWSER_COOKIE_MAX_AGE_SECONDS. */
+function writeBrowserCookie(c: Context<AppEnv>, browserId: string, trustProxyHops: number): void {
+  setCookie(c, browserCookieName(c), browserId, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: Boolean(c.get('sessionCookie')?.production) || isHttps(c, trustProxyHops),
+    path: '/',
+    maxAge: BROWSER_COOKIE_MAX_AGE_SECONDS,
+  });
+}
 
 export interface AuthRateLimits {
   /** Failed sign-ins per account from one client address. */
@@ -73,7 +101,10 @@ export function authRoutes(auth: AuthService, counter: AttemptCounter, limits: A
   router.openapi(signUpRoute, async (c) => {
     await countIpAttempt(clientIp(c, trustProxyHops));
     const input = c.req.valid('json');
-    const user = await auth.signUp(input);
+    // The browser that signs up is the account's first known one: signing in from it later is not 'new'.
+    const browserId = browserIdOf(c);
+    const user = await auth.signUp(input, browserId);
+    writeBrowserCookie(c, browserId, trustProxyHops);
     return c.json({ user }, 201);
   });
 
@@ -106,8 +137,11 @@ export function authRoutes(auth: AuthService, counter: AttemptCounter, limits: A
     // The right password for a suspended account: told so (only now), and no session.
     if (verified.suspended) throw new DomainError('account_suspended', MODERATION_ERRORS.account_suspended.message);
     const { user } = verified;
-    const created = await auth.createSession(user.id, c.req.header('user-agent'));
+    // Only now, with the right password: a failed sign-in never records a browser or tells anyone.
+    const browserId = browserIdOf(c);
+    const created = await auth.createSession(user.id, c.req.header('user-agent'), browserId);
     writeSessionCookie(c, created.token, created.lastSeenAt, created.expiresAt, auth.policy.idleMs, trustProxyHops);
+    writeBrowserCookie(c, browserId, trustProxyHops);
     return c.json(
       {
         user,

@@ -6,9 +6,13 @@ import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
 import type { AuthContext } from '../core/auth-context';
 import { DomainError } from '../core/domain-error';
+import { Outbox } from '../events';
+import { notify } from '../notifications';
+import { recordBrowser } from './new-browser';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { SessionCache } from './session-cache';
 import { hashToken, newSessionToken } from './tokens';
+import { browserLabel } from './user-agent';
 
 export interface SessionPolicy {
   idleMs: number;
@@ -39,7 +43,11 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     );
   }
 
-  async function signUp(input: { email: string; password: string; full_name: string }): Promise<User> {
+  /** Creates the account; `browserId` (the browser cookie's value) becomes its first known browser. */
+  async function signUp(
+    input: { email: string; password: string; full_name: string },
+    browserId: string,
+  ): Promise<User> {
     const email = normalizeEmail(input.email);
     const taken = await db
       .select({ id: users.id })
@@ -56,6 +64,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
           .returning({ id: users.id, email: users.email });
         if (!user) throw new Error('insert returned no row');
         await tx.insert(profiles).values({ userId: user.id, fullName: input.full_name });
+        await recordBrowser(tx, user.id, browserId);
         return { ...user, full_name: input.full_name, is_admin: false };
       });
     } catch (err) {
@@ -99,16 +108,27 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     };
   }
 
-  async function createSession(userId: string, userAgent: string | undefined) {
+  /**
+   * A new session for a signed-in user, from the browser whose cookie holds `browserId`. In the same transaction
+   * the browser is recorded as the account's; one it has not seen before is told to its owner ('new_sign_in',
+   * always e-mailed, naming the browser from its User-Agent).
+   */
+  async function createSession(userId: string, userAgent: string | undefined, browserId: string) {
     const token = newSessionToken();
     const now = Date.now();
     const expiresAt = new Date(now + policy.absoluteMs);
-    await db.insert(sessions).values({
-      tokenHash: hashToken(token),
-      userId,
-      expiresAt,
-      lastSeenAt: new Date(now),
-      userAgent: userAgent?.slice(0, 500) ?? null,
+    await db.transaction(async (tx) => {
+      await tx.insert(sessions).values({
+        tokenHash: hashToken(token),
+        userId,
+        expiresAt,
+        lastSeenAt: new Date(now),
+        userAgent: userAgent?.slice(0, 500) ?? null,
+      });
+      if (!(await recordBrowser(tx, userId, browserId))) return;
+      const out = new Outbox();
+      await notify(tx, out, [{ userId, type: 'new_sign_in', data: { browser: browserLabel(userAgent) } }]);
+      await out.flush(tx);
     });
     return { token, expiresAt, lastSeenAt: new Date(now) };
   }

@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../db/errors';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
+import { notify, type NewNotification } from '../notifications';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -86,7 +87,8 @@ const CODE_LIMIT = { max: DELIVERY_CODE_MAX_ATTEMPTS, windowMs: DELIVERY_CODE_LO
 /**
  * Declines every pending offer on a request, as the system, inside the caller's transaction (which holds the
  * request's row lock): after choose (`other_chosen`) and when the owner withdraws the request
- * (`request_withdrawn`, actor = the owner). Returns how many were declined.
+ * (`request_withdrawn`, actor = the owner). Returns each declined driver's notice ('offer_declined' with the
+ * cause), for the caller's one `notify` of the transaction.
  */
 export async function declinePendingOffers(
   tx: Db,
@@ -95,7 +97,7 @@ export async function declinePendingOffers(
   actorId: string | null,
   out: Outbox,
   except?: string,
-): Promise<number> {
+): Promise<NewNotification[]> {
   const { from, to } = OFFER_DECLINED_BY[cause];
   const declined = await tx
     .update(bookings)
@@ -112,15 +114,29 @@ export async function declinePendingOffers(
   if (declined.length)
     await tx.insert(bookingEvents).values(declined.map((b) => eventRow(b, actorId, cause, from, to)));
   for (const b of declined) announce(out, { ...b, requestId }, to, cause);
-  return declined.length;
+  return declined.map((b) => ({
+    userId: b.driverId,
+    type: 'offer_declined',
+    actorId,
+    bookingId: b.id,
+    data: { cause },
+  }));
 }
 
 /**
  * Declines every pending offer between two people, in either direction (a's offers on b's requests and b's on
  * a's), inside the caller's transaction: a block ends what is still only an offer. Event 'declined' with the
- * blocker as actor, like a requester's decline; confirmed bookings are left to run their course. Returns how many.
+ * blocker as actor, like a requester's decline; confirmed bookings are left to run their course. Returns the
+ * notices for the caller's `notify`: a driver whose offer the blocker declined hears it as a plain decline; the
+ * blocker's own offers end silently.
  */
-export async function declineOffersBetween(tx: Db, a: string, b: string, actorId: string, out: Outbox) {
+export async function declineOffersBetween(
+  tx: Db,
+  a: string,
+  b: string,
+  actorId: string,
+  out: Outbox,
+): Promise<NewNotification[]> {
   const declined = await tx
     .update(bookings)
     .set({ status: 'declined', endedAt: sql`clock_timestamp()` })
@@ -139,7 +155,43 @@ export async function declineOffersBetween(tx: Db, a: string, b: string, actorId
   if (declined.length)
     await tx.insert(bookingEvents).values(declined.map((d) => eventRow(d, actorId, 'declined', 'pending', 'declined')));
   for (const d of declined) announce(out, d, 'declined', 'declined');
-  return declined.length;
+  return declined
+    .filter((d) => d.driverId !== actorId)
+    .map((d) => ({
+      userId: d.driverId,
+      type: 'offer_declined',
+      actorId,
+      bookingId: d.id,
+      data: { cause: 'declined' },
+    }));
+}
+
+/**
+ * The other person's notice of a move (docs/notifications.md): whoever acted is never told. Every move has one;
+ * the timeline's event says which.
+ */
+function noticeOf(move: Move, booking: Parties, actorId: string, input: ActionInput): NewNotification {
+  const other = actorId === booking.driverId ? booking.requesterId : booking.driverId;
+  const base = { userId: other, actorId, bookingId: booking.id };
+  switch (move.event) {
+    case 'chosen':
+      return { ...base, type: 'offer_chosen' };
+    case 'declined':
+      return { ...base, type: 'offer_declined', data: { cause: 'declined' } };
+    case 'withdrawn':
+      return { ...base, type: 'booking_cancelled', data: { reason: 'withdrawn' } };
+    case 'picked_up':
+      return { ...base, type: 'picked_up' };
+    case 'completed':
+      return { ...base, type: 'delivery_completed', data: { how: 'completed' } };
+    case 'received':
+      return { ...base, type: 'delivery_completed', data: { how: 'received' } };
+    case 'cancelled':
+      return { ...base, type: 'booking_cancelled', data: input.reason ? { reason: input.reason } : {} };
+    default:
+      // The system's moves (other_chosen, request_withdrawn) are not in the table: declinePendingOffers tells.
+      throw new Error(`no notice for the move '${move.event}'`);
+  }
 }
 
 /**
@@ -260,14 +312,17 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
     });
     const out = new Outbox();
     announce(out, booking, move.to, move.event);
+    const notices = [noticeOf(move, booking, actorId, input)];
     if (move.declinesOtherOffers)
-      await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, out, booking.id);
+      notices.push(...(await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, out, booking.id)));
     if (move.request)
       await tx
         .update(deliveryRequests)
         .set({ status: move.request.to })
         .where(eq(deliveryRequests.id, booking.requestId));
     if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+    // Everyone this move concerns, in one statement (the other person, and drivers of offers it declined).
+    await notify(tx, out, notices);
     // Last: the outbox takes its locks after every other lock of the transaction (events/outbox.ts).
     await out.flush(tx);
   }

@@ -50,8 +50,8 @@ describe('GET /api/events', () => {
     expect(stream.headers.get('x-accel-buffering')).toBe('no');
     expect(stream.headers.get('content-encoding')).toBeNull();
     const [ready] = await stream.take(1);
-    // The offer already told the requester (booking.changed 'offered'): her position is 1.
-    expect(ready).toEqual({ event: 'ready', data: '{"resumed":false}', id: '1', retry: 2000 });
+    // The offer already told the requester (booking.changed 'offered', and her notification): her position is 2.
+    expect(ready).toEqual({ event: 'ready', data: '{"resumed":false}', id: '2', retry: 2000 });
     expect(stream.pending()).toEqual([]);
   });
 
@@ -63,10 +63,12 @@ describe('GET /api/events', () => {
     await mine.take(1);
 
     const sent = await send(driver.token, bookingId, 'Hello from the road');
-    const [created] = await theirs.take(1);
+    const [created, notified] = await theirs.take(2);
     expect(created!.event).toBe('message.created');
     expect(Number(created!.id)).toBe(Number(ready!.id) + 1);
     expect(dataOf(created!)).toEqual({ booking_id: bookingId, message: sent.body });
+    // The recipient's notification of it follows, in the same transaction (docs/notifications.md).
+    expect(notified).toMatchObject({ event: 'notification.created', id: String(Number(ready!.id) + 2) });
     // The sender's own stream hears it too (their other tabs).
     expect((await mine.take(1))[0]).toMatchObject({ event: 'message.created' });
 
@@ -82,9 +84,16 @@ describe('GET /api/events', () => {
 
     await send(requester.token, bookingId, 'See you at eight');
     await send(driver.token, bookingId, 'Perfect');
-    const more = await theirs.take(3);
-    expect(more.map((e) => e.event)).toEqual(['booking.changed', 'message.created', 'message.created']);
-    expect(ids(more)).toEqual([2, 3, 4].map((k) => Number(ready!.id) + k));
+    const more = await theirs.take(5);
+    // Her reply reads her notification of his message (notification.read); his next one is a new notification.
+    expect(more.map((e) => e.event)).toEqual([
+      'booking.changed',
+      'message.created',
+      'notification.read',
+      'message.created',
+      'notification.created',
+    ]);
+    expect(ids(more)).toEqual([3, 4, 5, 6, 7].map((k) => Number(ready!.id) + k));
 
     // conversation.read reaches both when the reader's mark moves (the driver's 'Seen').
     await call('POST', `/bookings/${bookingId}/messages/read`, { cookie: requester.token, body: {} });
@@ -95,10 +104,11 @@ describe('GET /api/events', () => {
   });
 
   it('resumes with Last-Event-ID: exactly the missed events, none twice, then live again', async () => {
-    const { requester, driver, bookingId } = await pair();
+    // The requester writes and watches her own stream: one message.created per message, nothing else.
+    const { requester, bookingId } = await pair();
     const first = await connect(requester.token);
     const [ready] = await first.take(1);
-    await send(driver.token, bookingId, 'one');
+    await send(requester.token, bookingId, 'one');
     const [seen] = await first.take(1);
     const streams = ctx.app.events.size;
     first.close();
@@ -107,7 +117,7 @@ describe('GET /api/events', () => {
     await expect.poll(() => ctx.app.events.size).toBe(streams - 1);
 
     const missed = [];
-    for (const body of ['two', 'three', 'four']) missed.push((await send(driver.token, bookingId, body)).body);
+    for (const body of ['two', 'three', 'four']) missed.push((await send(requester.token, bookingId, body)).body);
 
     const again = await connect(requester.token, { lastEventId: seen!.id });
     const [resumed] = await again.take(1);
@@ -116,7 +126,7 @@ describe('GET /api/events', () => {
     expect(replayed.map((e) => dataOf<{ message: Message }>(e).message.body)).toEqual(['two', 'three', 'four']);
     expect(ids(replayed)).toEqual([2, 3, 4].map((k) => Number(ready!.id) + k));
     expect(await again.quiet(100)).toEqual([]);
-    await send(driver.token, bookingId, 'five');
+    await send(requester.token, bookingId, 'five');
     const [live] = await again.take(1);
     expect(Number(live!.id)).toBe(Number(ready!.id) + 5);
 
@@ -132,9 +142,9 @@ describe('GET /api/events', () => {
   });
 
   it('answers reset for an id it cannot resume from, and continues from the head', async () => {
-    const { requester, driver, bookingId } = await pair();
-    for (const body of ['a', 'b', 'c']) await send(driver.token, bookingId, body);
-    const head = 4; // the offer, then three messages
+    const { requester, bookingId } = await pair();
+    for (const body of ['a', 'b', 'c']) await send(requester.token, bookingId, body);
+    const head = 5; // the offer (booking.changed, notification.created), then her three messages
     for (const bad of ['abc', '-1', '1.5', String(head + 1), '99999999999999999999']) {
       const stream = await connect(requester.token, { lastEventId: bad });
       const [ready, reset] = await stream.take(2);
@@ -150,20 +160,21 @@ describe('GET /api/events', () => {
       .where(sql`${userEvents.userId} = ${requester.user.id} and ${userEvents.seq} <= 2`);
     expect(await sweepEvents(ctx.database.db, 72)).toBeGreaterThanOrEqual(2);
     const kept = await ctx.database.db.select().from(userEvents).where(eq(userEvents.userId, requester.user.id));
-    expect(kept.map((e) => e.seq).sort()).toEqual([3, 4]);
+    expect(kept.map((e) => e.seq).sort()).toEqual([3, 4, 5]);
 
     const tooOld = await connect(requester.token, { lastEventId: '1' });
     expect((await tooOld.take(2)).map((e) => e.event)).toEqual(['ready', 'reset']);
     // From the oldest kept row minus one, the replay is still whole.
     const justInTime = await connect(requester.token, { lastEventId: '2' });
-    const replay = await justInTime.take(3);
+    const replay = await justInTime.take(4);
     expect(replay.map((e) => [e.event, e.id])).toEqual([
       ['ready', '2'],
       ['message.created', '3'],
       ['message.created', '4'],
+      ['message.created', '5'],
     ]);
-    await send(driver.token, bookingId, 'd');
-    expect((await tooOld.take(1))[0]).toMatchObject({ event: 'message.created', id: '5' });
+    await send(requester.token, bookingId, 'd');
+    expect((await tooOld.take(1))[0]).toMatchObject({ event: 'message.created', id: '6' });
   });
 
   it('ends the stream when its session is signed out; the user’s other sessions keep theirs', async () => {
@@ -195,11 +206,12 @@ describe('GET /api/events', () => {
   });
 
   it('a notification without data, or out of order, is read from user_events: each event once, in order', async () => {
-    const { requester, driver, bookingId } = await pair();
+    // Her own messages: her stream carries exactly one event for each.
+    const { requester, bookingId } = await pair();
     const stream = await connect(requester.token);
     const [ready] = await stream.take(1);
     const head = Number(ready!.id);
-    await send(driver.token, bookingId, 'real');
+    await send(requester.token, bookingId, 'real');
     await stream.take(1);
     // Stray and repeated hints: a known seq again, one far ahead, one without data. None invents an event.
     for (const payload of [
@@ -212,7 +224,7 @@ describe('GET /api/events', () => {
         EVENTS_CHANNEL,
         typeof payload === 'string' ? payload : JSON.stringify(payload),
       );
-    await send(driver.token, bookingId, 'next');
+    await send(requester.token, bookingId, 'next');
     const [next] = await stream.take(1);
     expect(next).toMatchObject({ event: 'message.created', id: String(head + 2) });
     expect(dataOf<{ message: Message }>(next!).message.body).toBe('next');

@@ -35,7 +35,8 @@ export function readToken(c: Context<AppEnv>): string | undefined {
   return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
 }
 
-function isHttps(c: Context, trustProxyHops: number): boolean {
+/** Whether the request came over https (directly, or as a trusted proxy says): cookies are then Secure. */
+export function isHttps(c: Context, trustProxyHops: number): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
   return trustProxyHops > 0 && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '../../shared/marketplace';
 import {
   CONVERSATION_CLOSED_TEXT,
@@ -15,9 +15,10 @@ import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
 import { rowsOf } from '../db/rows';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { bookings, messages } from '../db/schema';
+import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';
 import { blockedWith, isBlockedBetween } from '../moderation';
+import { notify } from '../notifications';
 import { z } from 'zod';
 
 /** The same answer as the booking page for anyone who is not one of its two people (or an unknown id). */
@@ -60,6 +61,25 @@ export function previewOf(body: string): string {
 }
 
 const conversationCursor = z.tuple([cursorInstant, cursorUuid]);
+
+/**
+ * Marks `userId`'s unread 'message' notification of the conversation read (there is at most one: notify() groups
+ * them), in the caller's transaction; if there was one, their other tabs hear `notification.read`.
+ */
+async function readMessageNotice(tx: Db, out: Outbox, userId: string, bookingId: string): Promise<void> {
+  const read = await tx
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.groupKey, `message:${bookingId}`),
+        isNull(notifications.readAt),
+      ),
+    )
+    .returning({ id: notifications.id });
+  if (read.length) out.add([userId], 'notification.read', { ids: read.map((n) => n.id), all: false });
+}
 
 /**
  * Conversations (src/shared/messages.ts): one per booking, between its driver and its requester. Only those two
@@ -137,8 +157,9 @@ export function createMessageService(db: Db) {
 
   /**
    * Sends a message: stored once per (sender, client_id) however often it is retried. One transaction: the
-   * message, the booking's last message and activity time and my read mark (I have seen my own conversation),
-   * then `message.created` to both people through the outbox, written last.
+   * message, the booking's last message and activity time and my read mark (I have seen my own conversation, so
+   * my unread notification of it is read too), the other person's notification (grouped per conversation while
+   * unread; a retried client_id adds none), then `message.created` to both people through the outbox, written last.
    */
   async function send(
     userId: string,
@@ -180,6 +201,10 @@ export function createMessageService(db: Db) {
         booking_id: bookingId,
         message,
       });
+      // Only when something was unread to me: my reply moved my read mark past it.
+      if (conv.lastMessageAt && (!conv.myReadAt || conv.myReadAt < conv.lastMessageAt))
+        await readMessageNotice(tx, out, userId, bookingId);
+      await notify(tx, out, [{ userId: conv.otherId, type: 'message', actorId: userId, bookingId }]);
       await out.flush(tx);
       return { message, created: true };
     });
@@ -187,7 +212,8 @@ export function createMessageService(db: Db) {
 
   /**
    * Marks everything in the conversation as read by me: my read mark becomes the latest message's time, never
-   * earlier than it was. When it moves, both people hear `conversation.read` (the other's 'Seen', my other tabs).
+   * earlier than it was. When it moves, both people hear `conversation.read` (the other's 'Seen', my other tabs),
+   * and my unread notification of the conversation is read too (`notification.read` to me).
    */
   async function markRead(userId: string, bookingId: string): Promise<{ read_at: string | null }> {
     return db.transaction(async (tx) => {
@@ -205,6 +231,7 @@ export function createMessageService(db: Db) {
         reader_id: userId,
         read_at: readAt,
       });
+      await readMessageNotice(tx, out, userId, bookingId);
       await out.flush(tx);
       return { read_at: readAt };
     });

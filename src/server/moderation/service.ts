@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { blocks, bookings, profiles, reports, reviews, users } from '../db/schema';
 import { Outbox } from '../events';
+import { notify } from '../notifications';
 
 export const USER_NOT_FOUND = 'User not found.';
 export const NOT_BLOCKED = "You haven't blocked this person.";
@@ -32,7 +33,7 @@ export function createBlockService(db: Db) {
    * Blocks `userId` for `blockerId`; `created` is false when it already was (nothing changes then). One
    * transaction: both users rows are locked (FOR NO KEY UPDATE, in id order), which waits for any accept between
    * the two that holds the requester's row FOR SHARE, so no offer slips past; then the row, then every pending
-   * offer between them declined with its event and live 'booking.changed'.
+   * offer between them declined with its event, live 'booking.changed' and the blocked driver's notice.
    */
   async function block(blockerId: string, userId: string): Promise<{ created: boolean; item: BlockedPerson }> {
     if (blockerId === userId) throw new DomainError('validation_error', BLOCK_SELF);
@@ -60,7 +61,7 @@ export function createBlockService(db: Db) {
         return { created: false, item: toBlocked({ userId, fullName: target.fullName, ...existing }) };
       }
       const out = new Outbox();
-      await declineOffersBetween(tx, blockerId, userId, blockerId, out);
+      await notify(tx, out, await declineOffersBetween(tx, blockerId, userId, blockerId, out));
       // Last: the outbox takes its locks after every other lock of the transaction.
       await out.flush(tx);
       return { created: true, item: toBlocked({ userId, fullName: target.fullName, ...inserted }) };

@@ -7,6 +7,7 @@ import type { RequestStatus } from '../../shared/statuses';
 import { declinePendingOffers } from '../bookings';
 import { DomainError, notFound } from '../core/domain-error';
 import { Outbox } from '../events';
+import { notify } from '../notifications';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { blockedWith } from '../moderation';
@@ -236,7 +237,8 @@ export function createRequestService(db: Db) {
         throw new DomainError('confirmed_booking_exists', LIFECYCLE_ERRORS.confirmed_booking_exists.message);
       await tx.update(deliveryRequests).set({ status: 'deleted' }).where(eq(deliveryRequests.id, id));
       const out = new Outbox();
-      await declinePendingOffers(tx, id, 'request_withdrawn', userId, out);
+      // The row is only marked deleted, so the drivers' notices still read its title.
+      await notify(tx, out, await declinePendingOffers(tx, id, 'request_withdrawn', userId, out));
       await out.flush(tx);
       return true;
     });

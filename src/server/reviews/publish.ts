@@ -3,6 +3,7 @@ import { REVIEW_WINDOW_DAYS } from '../../shared/reviews';
 import type { Db } from '../db/client';
 import { bookings, profiles, reviews } from '../db/schema';
 import { Outbox } from '../events';
+import { notify } from '../notifications';
 
 /** The review period: a booking can be reviewed until this long after it was completed (bookings.ended_at). */
 export const REVIEW_WINDOW_MS = REVIEW_WINDOW_DAYS * 24 * 3_600_000;
@@ -14,6 +15,7 @@ export const closesAt = (endedAt: Date) => new Date(endedAt.getTime() + REVIEW_W
 
 export interface PublishedReview {
   bookingId: string;
+  reviewerId: string;
   revieweeId: string;
   rating: number;
 }
@@ -22,16 +24,33 @@ export interface PublishedReview {
  * Publishes, at `at`, every review of `bookingIds` that is not published yet, and adds exactly those reviews to
  * their reviewees' rating counters. Run it inside a transaction that holds the bookings' rows locked: a review is
  * only ever inserted under that lock, so the UPDATE sees every review there is, and `published_at is null` makes
- * a second run (another instance's sweep, a racing submission) publish and count nothing twice.
+ * a second run (another instance's sweep, a racing submission) publish and count nothing twice. Each reviewee is
+ * told of exactly those reviews ('review_published', in one `notify`; the caller flushes `out` last).
  */
-export async function publishReviews(tx: Db, bookingIds: string[], at: Date): Promise<PublishedReview[]> {
+export async function publishReviews(tx: Db, bookingIds: string[], at: Date, out: Outbox): Promise<PublishedReview[]> {
   if (!bookingIds.length) return [];
   const published = await tx
     .update(reviews)
     .set({ publishedAt: at })
     .where(and(inArray(reviews.bookingId, bookingIds), isNull(reviews.publishedAt)))
-    .returning({ bookingId: reviews.bookingId, revieweeId: reviews.revieweeId, rating: reviews.rating });
+    .returning({
+      bookingId: reviews.bookingId,
+      reviewerId: reviews.reviewerId,
+      revieweeId: reviews.revieweeId,
+      rating: reviews.rating,
+    });
   await addToRatings(tx, published);
+  await notify(
+    tx,
+    out,
+    published.map((r) => ({
+      userId: r.revieweeId,
+      type: 'review_published',
+      actorId: r.reviewerId,
+      bookingId: r.bookingId,
+      data: { rating: r.rating, user_id: r.revieweeId },
+    })),
+  );
   return published;
 }
 
@@ -64,7 +83,8 @@ async function addToRatings(tx: Db, published: PublishedReview[]): Promise<void>
  * before clock() - 14 days) and that still has an unpublished review (only one of the two people reviewed). Each
  * batch is one transaction: the bookings' rows locked FOR NO KEY UPDATE SKIP LOCKED (a booking that a submission
  * or another instance's sweep holds is left to it), the reviews published at clock() with the counters, and
- * `review.changed` {published: true} to both people of each booking that had something published. Idempotent and
+ * `review.changed` {published: true} to both people of each booking that had something published (and each
+ * reviewee's notice). Idempotent and
  * safe to run on every instance at once. Returns how many reviews it published.
  */
 export function createReviewSweep(db: Db, clock: () => Date, batch = SWEEP_BATCH) {
@@ -85,13 +105,14 @@ export function createReviewSweep(db: Db, clock: () => Date, batch = SWEEP_BATCH
         .limit(batch)
         .for('no key update', { skipLocked: true });
       if (!due.length) return { due: 0, published: 0 };
+      const out = new Outbox();
       const published = await publishReviews(
         tx,
         due.map((b) => b.id),
         at,
+        out,
       );
       const touched = new Set(published.map((r) => r.bookingId));
-      const out = new Outbox();
       for (const b of due)
         if (touched.has(b.id))
           out.add([b.driverId, b.requesterId], 'review.changed', { booking_id: b.id, published: true });

@@ -47,10 +47,13 @@ describe('review.changed', () => {
 
     const second = await submit(driver.token, bookingId, 5);
     expect(second.status).toBe(201);
+    // Both published at once: each hears of the change, and is notified of the review of them.
     for (const stream of [hers, his]) {
-      const [e] = await stream.take(1);
+      const [e, n] = await stream.take(2);
       expect(e).toMatchObject({ event: 'review.changed' });
       expect(dataOf(e!)).toEqual({ booking_id: bookingId, published: true });
+      expect(n).toMatchObject({ event: 'notification.created' });
+      expect(dataOf(n!)).toMatchObject({ notification: { type: 'review_published' } });
     }
 
     const replied = await call('POST', `/reviews/${second.body.theirs!.id}/reply`, {
@@ -75,6 +78,12 @@ describe('review.changed', () => {
 
     shift = 14 * DAY + 60_000;
     expect(await ctx.app.reviews.publishDue()).toBeGreaterThanOrEqual(1);
+    // She is notified of his review of her (first, with the publishing); both hear of the change.
+    const [n] = await hers.take(1);
+    expect(n).toMatchObject({ event: 'notification.created' });
+    expect(dataOf(n!)).toMatchObject({
+      notification: { type: 'review_published', text: 'Driver 1 reviewed you for “Reviewed delivery”.' },
+    });
     for (const stream of [hers, his]) {
       const [e] = await stream.take(1);
       expect(e).toMatchObject({ event: 'review.changed' });

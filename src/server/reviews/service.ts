@@ -78,7 +78,7 @@ export function createReviewService(db: Db, clock: () => Date) {
   /**
    * Leaves my review of the other person. One transaction with the booking's row locked first, so the two people's
    * submissions run one after the other: the second sees the first and publishes both (at the same clock value,
-   * with the rating counters). Then `review.changed` to both, written last.
+   * with the rating counters and each reviewee's notice). Then `review.changed` to both, written last.
    */
   async function submit(userId: string, bookingId: string, input: ReviewInput): Promise<BookingReviews> {
     await db.transaction(async (tx) => {
@@ -104,11 +104,12 @@ export function createReviewService(db: Db, clock: () => Date) {
         .select({ id: reviews.id })
         .from(reviews)
         .where(and(eq(reviews.bookingId, booking.id), eq(reviews.reviewerId, booking.otherId)));
-      if (other) await publishReviews(tx, [booking.id], now);
       const out = new Outbox().add([booking.driverId, booking.requesterId], 'review.changed', {
         booking_id: booking.id,
         published: Boolean(other),
       });
+      // Both reviews at once, each reviewee notified of the review of them.
+      if (other) await publishReviews(tx, [booking.id], now, out);
       await out.flush(tx);
     });
     return read(userId, bookingId);

@@ -157,12 +157,16 @@ function accountHelpers(call: Caller) {
       ip,
     });
     if (up.status !== 201) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
-    const token = await signIn(email, STRONG_PASSWORD, ip);
+    // Signed in from the browser that signed up (its browser cookie sent back): no 'new browser' notice.
+    const browser = up.headers.get('set-cookie')?.match(/rr_browser=([^;]+)/)?.[1];
+    const token = await signIn(email, STRONG_PASSWORD, ip, browser);
     return { email, token, user: up.body.user };
   }
 
-  async function signIn(email: string, password: string, ip?: string): Promise<string> {
-    const res = await call('POST', '/auth/sign-in', { body: { email, password }, ip });
+  /** Signs in; without `browser` (an rr_browser cookie value) as a browser the account has not seen. */
+  async function signIn(email: string, password: string, ip?: string, browser?: string): Promise<string> {
+    const headers = browser ? { cookie: `rr_browser=${browser}` } : undefined;
+    const res = await call('POST', '/auth/sign-in', { body: { email, password }, ip, headers });
     const token = res.headers.get('set-cookie')?.match(/rr_session=([^;]+)/)?.[1];
     if (res.status !== 200 || !token) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
     return token;
