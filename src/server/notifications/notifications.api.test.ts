@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
 import {
   OPTIONAL_NOTIFICATION_TYPES,
@@ -17,7 +20,10 @@ import { collectPages, tick, type PageBody } from '../test/marketplace';
 import { dataOf, servedEvents } from '../test/sse';
 import { notify } from './index';
 
-const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+// The notifications' e-mails go to .eml files here (no SMTP_URL); notification-mail.api.test.ts checks them.
+const dataDir = mkdtempSync(join(tmpdir(), 'rr-notifications-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000', DATA_DIR: dataDir });
 const { postRequest, offer } = lifecycleHelpers(call, signUpAndIn);
 const events = servedEvents(() => ctx.app);
 
