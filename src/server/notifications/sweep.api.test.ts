@@ -22,6 +22,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'rr-sweep-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const { ctx, call, signUpAndIn } = setupTestApp({ DATA_DIR: dataDir, JOBS_POLL_MS: '3600000' }, { clock });
 
+/** Writes `n` notifications and sends their e-mails now (so no job runs later, at a moved clock, or meanwhile). */
 async function writeNotifications(userId: string, n: number) {
   await ctx.database.db.transaction(async (tx) => {
     const out = new Outbox();
@@ -32,6 +33,7 @@ async function writeNotifications(userId: string, n: number) {
     );
     await out.flush(tx);
   });
+  await ctx.app.jobs.runDue();
 }
 
 async function finishedJobs(status: 'sent' | 'failed', n: number): Promise<number[]> {
