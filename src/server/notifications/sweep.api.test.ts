@@ -59,7 +59,10 @@ describe('the notification sweep', () => {
     const sent = await finishedJobs('sent', 3);
     const failed = await finishedJobs('failed', 2);
     const queued = (
-      await ctx.database.db.insert(jobs).values({ kind: 'test', payload: {} }).returning({ id: jobs.id })
+      await ctx.database.db
+        .insert(jobs)
+        .values({ kind: 'test', payload: {}, runAt: new Date(Date.now() + 1000 * DAY) })
+        .returning({ id: jobs.id })
     ).map((r) => r.id);
 
     // Nothing is old yet.
