@@ -40,6 +40,15 @@ import { createBlockService, createReportService } from './moderation/service';
 import { writeThrottle } from './limits/middleware';
 import { conversationRoutes, messageRoutes } from './messages/routes';
 import { createMessageService } from './messages/service';
+import {
+  createNotificationService,
+  createNotificationSweep,
+  createUnsubscribeTokens,
+  NOTIFICATION_EMAIL_JOB,
+  notificationMailHandler,
+  notificationRoutes,
+  TOKEN_PATHS,
+} from './notifications';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import {
@@ -146,7 +155,11 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
   });
-  app.use('/api/*', originCheck(env.ALLOWED_ORIGINS));
+  // The unsubscribe links of e-mails are exempt: a mail program's one-click POST (RFC 8058) comes from the mail
+  // provider, with no Origin or with its own, and no session. The signed token in the request is its only
+  // authority, so a request from another site can do nothing there that the token's holder could not do anyway.
+  const checkOrigin = originCheck(env.ALLOWED_ORIGINS);
+  app.use('/api/*', (c, next) => (TOKEN_PATHS.includes(c.req.path) ? next() : checkOrigin(c, next)));
   app.use('/api/*', sessionMiddleware(auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
 
   const api = createRouter();
@@ -200,6 +213,8 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   api.route('/dashboard', dashboardRoutes(createDashboardService(db)));
   api.route('/users', userRoutes(createProfileService(db)));
   api.route('/events', eventRoutes(hub));
+  const unsubscribeTokens = createUnsubscribeTokens(db);
+  api.route('/notifications', notificationRoutes(createNotificationService(db, unsubscribeTokens), throttle));
   api.route('/blocks', blockRoutes(createBlockService(db), throttle));
   api.route('/reports', reportRoutes(createReportService(db), throttle));
   // Suspension signs the person out on every instance (the session_revoked notification).
@@ -291,22 +306,30 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     leaseMs: env.JOBS_LEASE_SECONDS * 1000,
   });
   jobs.register(EMAIL_JOB, emailJobHandler(mailer));
+  jobs.register(
+    NOTIFICATION_EMAIL_JOB,
+    notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
+  );
+  // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
+  const notificationSweep = createNotificationSweep(db, clock);
 
   /**
-   * Ends every live stream, stops the hub's, the review sweep's and the job worker's timers and listeners (waiting
-   * for the jobs in flight); call before closing the database. `reviews.publishDue()` runs the sweep now and
-   * `jobs.runDue()` the due jobs (tests).
+   * Ends every live stream, stops the hub's, the sweeps' and the job worker's timers and listeners (waiting for
+   * the jobs in flight); call before closing the database. `reviews.publishDue()` runs the review sweep now,
+   * `notifications.sweep()` the cleanup of old notifications and jobs, and `jobs.runDue()` the due jobs (tests).
    */
   return Object.assign(app, {
     close: async () => {
       clearInterval(sweepTimer);
       await sweeping;
+      await notificationSweep.close();
       await jobs.close();
       mailer.close();
       await hub.close();
     },
     events: hub,
     reviews: { publishDue },
+    notifications: { sweep: notificationSweep.sweep },
     jobs,
   });
 }

@@ -25,6 +25,21 @@ describe('readEnv', () => {
     expect(env.JOBS_POLL_MS).toBe(1000);
     expect(env.JOBS_CONCURRENCY).toBe(4);
     expect(env.JOBS_LEASE_SECONDS).toBe(300);
+    expect(env.APP_URL).toBe('http://localhost:3000');
+  });
+
+  it('APP_URL: follows PORT by default, loses its trailing slash, and must be an http(s) address', () => {
+    expect(readEnv({ PORT: '8080' }).APP_URL).toBe('http://localhost:8080');
+    expect(readEnv({ APP_URL: '' }).APP_URL).toBe('http://localhost:3000');
+    expect(readEnv({ APP_URL: 'https://ruralroute.example/' }).APP_URL).toBe('https://ruralroute.example');
+    expect(readEnv({ APP_URL: ' https://example.org/rr// ' }).APP_URL).toBe('https://example.org/rr');
+    for (const bad of [
+      'ruralroute.example',
+      'ftp://ruralroute.example',
+      'javascript:alert(1)',
+      'https://x.example/?a=1',
+    ])
+      expect(() => readEnv({ APP_URL: bad }), bad).toThrow(/APP_URL must be an http:\/\/ or https:\/\/ address/);
   });
 
   it('stops with a clear message naming each bad value', () => {

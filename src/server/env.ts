@@ -15,8 +15,23 @@ const bool = (def: boolean) =>
     .default(def ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
+/** http(s) only, without a trailing slash: paths are appended to it as they are. '' is unset. */
+const appUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    if (!v) return true;
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.search && !u.hash && !u.username;
+    } catch {
+      return false;
+    }
+  }, 'APP_URL must be an http:// or https:// address, e.g. https://ruralroute.example')
+  .transform((v) => v.replace(/\/+$/, '') || undefined);
+
 /** Every setting the server reads, checked at start. A bad value stops the server with a clear message. */
-export const envSchema = z.object({
+const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -87,6 +102,11 @@ export const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /**
+   * The app's public address, as people open it (e.g. https://ruralroute.example): every link in an e-mail starts
+   * with it. Defaults to http://localhost:PORT.
+   */
+  APP_URL: appUrl.optional(),
   /** The sender of every mail; its domain is the right side of each Message-ID. */
   MAIL_FROM: z.string().trim().min(3).default('RuralRoute <no-reply@ruralroute.localhost>'),
   /** How often each instance's job worker looks for due jobs (an enqueue also wakes it at once, via NOTIFY). */
@@ -118,7 +138,12 @@ export const envSchema = z.object({
   CONTACT_PER_IP_WINDOW_MINUTES: int(60),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export const envSchema = settingsSchema.transform((env) => ({
+  ...env,
+  APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+}));
+
+export type Env = z.output<typeof envSchema>;
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);

@@ -5,6 +5,7 @@ export {
   backoffMs,
   createJobWorker,
   MAX_ATTEMPTS,
+  type JobDeferral,
   type JobHandler,
   type JobInfo,
   type JobWorker,

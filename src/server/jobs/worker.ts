@@ -18,8 +18,17 @@ export interface JobInfo {
   attempt: number;
 }
 
-/** Runs one job; throwing (or rejecting) schedules a retry. It may run more than once for one job. */
-export type JobHandler = (payload: unknown, job: JobInfo) => Promise<void>;
+/** What a handler may answer instead of finishing: not now, run me again at `deferUntil`. */
+export interface JobDeferral {
+  deferUntil: Date;
+}
+
+/**
+ * Runs one job; throwing (or rejecting) schedules a retry. It may run more than once for one job. Resolving with
+ * `{ deferUntil }` puts the job back in the queue until then without counting the attempt (a mail that must wait
+ * for a throttle is not a failure, and waiting must not use up its tries).
+ */
+export type JobHandler = (payload: unknown, job: JobInfo) => Promise<void | JobDeferral>;
 
 export interface WorkerOptions {
   /** The clock of claims, leases and retries; tests move it instead of waiting. */
@@ -94,10 +103,11 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
     and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), sql`${jobs.status} = 'queued'`);
 
   async function run(job: Claimed): Promise<void> {
+    let outcome: void | JobDeferral;
     try {
       const handler = handlers.get(job.kind);
       if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
-      await handler(job.payload, { id: job.id, kind: job.kind, attempt: job.attempts });
+      outcome = await handler(job.payload, { id: job.id, kind: job.kind, attempt: job.attempts });
     } catch (err) {
       const failed = job.attempts >= MAX_ATTEMPTS;
       const message = errorText(err);
@@ -115,6 +125,14 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
         .where(mine(job));
       const next = failed ? 'kept as failed' : 'will retry';
       console.warn(`[jobs] ${job.kind} job ${job.id} attempt ${job.attempts} failed (${next}): ${message}`);
+      return;
+    }
+    if (outcome?.deferUntil) {
+      // Queued again as if this claim had not happened: the claim's attempt is given back.
+      await db
+        .update(jobs)
+        .set({ attempts: sql`${jobs.attempts} - 1`, lockedUntil: null, runAt: outcome.deferUntil })
+        .where(mine(job));
       return;
     }
     await db.update(jobs).set({ status: 'sent', lockedUntil: null, finishedAt: clock() }).where(mine(job));

@@ -1,0 +1,163 @@
+import { and, eq, gt, isNotNull, max, ne, or, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  isSecurityType,
+  MESSAGE_MAIL_INTERVAL_MINUTES,
+  NOTIFICATION_TYPE_LABELS,
+  notificationLink,
+  notificationSubject,
+  notificationText,
+  type NotificationType,
+} from '../../shared/notifications';
+import { PAGE_PATHS } from '../../shared/routes';
+import type { Db } from '../db/client';
+import { notificationPreferences, notifications, users } from '../db/schema';
+import type { JobHandler, JobInfo } from '../jobs';
+import type { Mail, Mailer } from '../mail';
+import { dataOf } from './rows';
+import { UNSUBSCRIBE_API_PATH, type UnsubscribeTokens } from './unsubscribe';
+
+const INTERVAL_MS = MESSAGE_MAIL_INTERVAL_MINUTES * 60_000;
+const PRODUCT = 'RuralRoute';
+
+const payloadSchema = z.object({ notification_id: z.string().uuid() });
+
+export interface NotificationMailOptions {
+  /** The app's public address (APP_URL): every link in the mail starts with it. */
+  appUrl: string;
+  /** The app's clock: the message throttle's time (tests move it). */
+  clock: () => Date;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+interface Composed {
+  type: NotificationType;
+  sentence: string;
+  link: string;
+  /** The page a person opens to unsubscribe (in the mail's text), and the one-click URL (its header). */
+  unsubscribe?: { page: string; oneClick: string };
+}
+
+/** The mail's two parts: the product, the sentence, one link into the app, and how to stop this type's e-mails. */
+export function composeNotificationMail(c: Composed): Pick<Mail, 'text' | 'html'> {
+  const label = NOTIFICATION_TYPE_LABELS[c.type];
+  const footer = c.unsubscribe
+    ? `You get this e-mail because e-mails about “${label}” are switched on. To stop them, open: ${c.unsubscribe.page}`
+    : 'This is a security notice about your account. It is always sent and cannot be switched off.';
+  const text = [c.sentence, '', `Open ${PRODUCT}: ${c.link}`, '', '--', PRODUCT, footer, ''].join('\n');
+  const footerHtml = c.unsubscribe
+    ? `You get this e-mail because e-mails about “${escapeHtml(label)}” are switched on. ` +
+      `<a href="${escapeHtml(c.unsubscribe.page)}">Stop these e-mails</a>.`
+    : escapeHtml(footer);
+  const html = [
+    '<!doctype html>',
+    '<html lang="en"><body style="font-family: Arial, sans-serif; font-size: 16px; line-height: 1.5; color: #1f2933">',
+    `<p style="font-size: 18px; font-weight: bold; color: #2f6b2f">${PRODUCT}</p>`,
+    `<p>${escapeHtml(c.sentence)}</p>`,
+    `<p><a href="${escapeHtml(c.link)}">Open ${PRODUCT}</a></p>`,
+    `<p style="font-size: 14px; color: #52606d">${footerHtml}</p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return { text, html };
+}
+
+/**
+ * The handler of NOTIFICATION_EMAIL_JOB: composes and sends one notification's e-mail. It reads everything when it
+ * runs, not when the job was queued, and completes without sending when the notification is gone, its optional
+ * type was switched off meanwhile, or (messages) it was read. A message mail also waits for the conversation's
+ * throttle: when another job mailed this conversation within MESSAGE_MAIL_INTERVAL_MINUTES, the job is deferred
+ * to the end of that interval (not failed). The notification records which job mailed it: a retry of that job
+ * (the mail server refused) sends again instead of waiting for its own throttle. The Message-ID is the job's, so
+ * a repeat after a crash mid-send is recognisable as the same mail.
+ */
+export function notificationMailHandler(
+  db: Db,
+  mailer: Mailer,
+  tokens: UnsubscribeTokens,
+  opts: NotificationMailOptions,
+): JobHandler {
+  /**
+   * Marks the notification as mailed by `job`, unless another job mailed its conversation within the interval:
+   * then returns when that interval ends. Jobs of one conversation take an advisory lock, so two instances cannot
+   * both see 'nothing mailed yet'.
+   */
+  async function claimMail(
+    row: { id: string; userId: string; groupKey: string | null },
+    job: JobInfo,
+    now: Date,
+  ): Promise<Date | null> {
+    return db.transaction(async (tx) => {
+      if (row.groupKey) {
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(hashtextextended(${`notification-mail:${row.userId}:${row.groupKey}`}, 0))`,
+        );
+        const [last] = await tx
+          .select({ at: max(notifications.emailedAt) })
+          .from(notifications)
+          .where(
+            and(
+              eq(notifications.userId, row.userId),
+              eq(notifications.groupKey, row.groupKey),
+              isNotNull(notifications.emailedAt),
+              gt(notifications.emailedAt, new Date(now.getTime() - INTERVAL_MS)),
+              or(isNull(notifications.emailedByJob), ne(notifications.emailedByJob, job.id)),
+            ),
+          );
+        if (last?.at) return new Date(new Date(last.at).getTime() + INTERVAL_MS);
+      }
+      await tx.update(notifications).set({ emailedAt: now, emailedByJob: job.id }).where(eq(notifications.id, row.id));
+      return null;
+    });
+  }
+
+  return async (payload, job) => {
+    const { notification_id: id } = payloadSchema.parse(payload);
+    const [row] = await db
+      .select({
+        id: notifications.id,
+        userId: notifications.userId,
+        type: notifications.type,
+        data: notifications.data,
+        groupKey: notifications.groupKey,
+        readAt: notifications.readAt,
+        address: users.email,
+        off: notificationPreferences.emailOff,
+      })
+      .from(notifications)
+      .innerJoin(users, eq(users.id, notifications.userId))
+      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, notifications.userId))
+      .where(eq(notifications.id, id));
+    if (!row) return;
+    // The column's CHECK is built from NOTIFICATION_TYPES.
+    const type = row.type as NotificationType;
+    const security = isSecurityType(type);
+    if (!security && row.off?.includes(type)) return;
+    if (type === 'message' && row.readAt) return;
+
+    const deferUntil = await claimMail(row, job, opts.clock());
+    if (deferUntil) return { deferUntil };
+
+    const data = dataOf(row.data);
+    const link = `${opts.appUrl}${notificationLink(type, data)}`;
+    let unsubscribe: Composed['unsubscribe'];
+    if (!security) {
+      const token = encodeURIComponent(await tokens.sign(row.userId, type));
+      unsubscribe = {
+        page: `${opts.appUrl}${PAGE_PATHS.unsubscribe}?token=${token}`,
+        oneClick: `${opts.appUrl}${UNSUBSCRIBE_API_PATH}?token=${token}`,
+      };
+    }
+    await mailer.send({
+      // The old address hears of an address change: data.to.
+      to: (type === 'email_changed' && data.to) || row.address,
+      subject: notificationSubject(type, data),
+      ...composeNotificationMail({ type, sentence: notificationText(type, data), link, unsubscribe }),
+      link,
+      ...(unsubscribe ? { unsubscribeUrl: unsubscribe.oneClick } : {}),
+      messageId: `rr-notification-${job.id}`,
+    });
+  };
+}
