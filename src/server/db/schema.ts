@@ -584,6 +584,10 @@ export const jobs = pgTable(
       .on(t.runAt)
       .where(sql`${t.status} = 'queued'`),
     uniqueIndex('jobs_dedupe_key_idx').on(t.dedupeKey),
+    // The sweep of finished jobs (notifications/sweep.ts): sent ones after 7 days, failed ones after 30.
+    index('jobs_finished_idx')
+      .on(t.status, t.finishedAt)
+      .where(sql`${t.finishedAt} is not null`),
     check('jobs_status_check', sql`${t.status} in ('queued', 'sent', 'failed')`),
     check('jobs_attempts_check', sql`${t.attempts} >= 0`),
   ],

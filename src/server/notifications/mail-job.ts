@@ -70,8 +70,8 @@ export function composeNotificationMail(c: Composed): Pick<Mail, 'text' | 'html'
  * type was switched off meanwhile, or (messages) it was read. A message mail also waits for the conversation's
  * throttle: when another job mailed this conversation within MESSAGE_MAIL_INTERVAL_MINUTES, the job is deferred
  * to the end of that interval (not failed). The notification records which job mailed it: a retry of that job
- * (the mail server refused) sends again instead of waiting for its own throttle. The Message-ID is the job's, so
- * a repeat after a crash mid-send is recognisable as the same mail.
+ * (the mail server refused) sends again instead of waiting for its own throttle. The Message-ID is the job's (with the
+ * notification's id), so a repeat after a crash mid-send is recognisable as the same mail.
  */
 export function notificationMailHandler(
   db: Db,
@@ -157,7 +157,8 @@ export function notificationMailHandler(
       ...composeNotificationMail({ type, sentence: notificationText(type, data), link, unsubscribe }),
       link,
       ...(unsubscribe ? { unsubscribeUrl: unsubscribe.oneClick } : {}),
-      messageId: `rr-notification-${job.id}`,
+      // The notification's id too: job ids restart with a new database, Message-IDs must not repeat.
+      messageId: `rr-notification-${row.id}-${job.id}`,
     });
   };
 }

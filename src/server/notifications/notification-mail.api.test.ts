@@ -143,7 +143,7 @@ describe('a notification e-mail', () => {
     const [notification] = await list(ana.token);
     const [job] = await jobsOf(notification!.id);
     expect(job).toMatchObject({ status: 'sent', attempts: 1 });
-    expect(mail!.messageId).toBe(`<rr-notification-${job!.id}@rural.example>`);
+    expect(mail!.messageId).toBe(`<rr-notification-${notification!.id}-${job!.id}@rural.example>`);
   });
 
   it('one click in the mail program switches the type off without signing in; the next offer is in the app only', async () => {
@@ -337,7 +337,7 @@ describe('message e-mails', () => {
     const mails = messageMails();
     expect(mails).toHaveLength(2);
     expect(mails[1]!.text).toContain('Ben Okafor sent you 3 messages about “Feed sacks”.');
-    expect(mails[1]!.messageId).toBe(`<rr-notification-${later}@rural.example>`);
+    expect(mails[1]!.messageId).toBe(`<rr-notification-${row.id}-${later}@rural.example>`);
     const [again] = await ctx.database.db.select().from(notifications).where(eq(notifications.id, row.id));
     expect(again!.emailedByJob).toBe(later);
     expect(again!.emailedAt!.getTime() - mailed!.emailedAt!.getTime()).toBeGreaterThanOrEqual(INTERVAL);
@@ -373,7 +373,8 @@ describe('message e-mails', () => {
     await message();
     shift = 2 * MINUTE;
     await ctx.app.jobs.runDue();
-    const [job] = await jobsOf((await unreadRow()).id);
+    const unread = await unreadRow();
+    const [job] = await jobsOf(unread.id);
     let state = (await ctx.database.db.select().from(jobs).where(eq(jobs.id, job!.id)))[0]!;
     expect(state).toMatchObject({ status: 'queued', attempts: 1 });
     expect(state.lastError).toMatch(/Greylisted/);
@@ -385,7 +386,7 @@ describe('message e-mails', () => {
     await ctx.app.jobs.runDue();
     state = (await ctx.database.db.select().from(jobs).where(eq(jobs.id, job!.id)))[0]!;
     expect(state).toMatchObject({ status: 'sent', attempts: 3 });
-    const id = `<rr-notification-${job!.id}@rural.example>`;
+    const id = `<rr-notification-${unread.id}-${job!.id}@rural.example>`;
     expect(attempts.get(ana.email)).toEqual([id, id, id]);
     expect(messageMails().map((m) => m.messageId)).toEqual([id]);
   });

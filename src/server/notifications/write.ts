@@ -41,8 +41,8 @@ const MESSAGE_BUCKET_SECONDS = MESSAGE_MAIL_INTERVAL_MINUTES * 60;
  *
  * Messages (`type: 'message'`) are grouped per conversation: while the recipient's notification of that
  * conversation is unread, it is updated (count + 1, newest time) instead of adding one; its e-mail job waits
- * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per conversation
- * (the job key); the job itself checks, when it runs, that the notification is still unread and that no message
+ * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per notification
+ * (the job key: a notification read and followed by a new one in the same window gets its own job); the job itself checks, when it runs, that the notification is still unread and that no message
  * mail of that conversation went out within the interval (mail-job.ts).
  *
  * Call it while the rows it names (the booking, request, actor) still exist: the names and title are read now.
@@ -89,7 +89,7 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
         case when ins.group_key is null then now()
           else now() + make_interval(secs => ${MESSAGE_MAIL_DELAY_SECONDS}) end,
         case when ins.group_key is null then null
-          else ${NOTIFICATION_EMAIL_JOB} || ':' || ins.user_id || ':' || ins.group_key || ':'
+          else ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
             || floor(extract(epoch from now()) / ${MESSAGE_BUCKET_SECONDS})::bigint end
       from ins left join notification_preferences np on np.user_id = ins.user_id
       where ins.type in (${SECURITY_SQL}) or not (ins.type = any(coalesce(np.email_off, '{}'::text[])))

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
@@ -28,6 +30,9 @@ export interface CallResult<T = unknown> {
   headers: Headers;
 }
 
+/** One scratch data directory per test process (the embedded database of a test lives in memory regardless). */
+const TEST_DATA_DIR = join(tmpdir(), `rr-test-data-${process.pid}`);
+
 /**
  * Env for tests: the real defaults, with a cheaper argon2 cost so suites run quickly (still argon2id), and no
  * practical write throttle: property tests write hundreds of rows per user (write-throttle.api.test.ts sets one).
@@ -38,6 +43,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
     WRITE_LIMIT_PER_USER_MAX: '1000000',
+    // Mails without SMTP_URL are written under DATA_DIR/mail: never into a developer's ./data.
+    DATA_DIR: TEST_DATA_DIR,
     ...overrides,
   });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_finished_idx" ON "jobs" USING btree ("status","finished_at") WHERE "jobs"."finished_at" is not null;
