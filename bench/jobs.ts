@@ -8,7 +8,9 @@
  * sharing the queue. The mails are composed for real (words, link, unsubscribe token) by the app's job handler.
  */
 import type { ChildProcess } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { startSmtpSink } from '../src/server/test/smtp-sink';
@@ -57,6 +59,8 @@ async function main() {
   if (!baseUrl) throw new Error('bench:jobs runs on real PostgreSQL: bash scripts/with-postgres.sh npm run bench:jobs');
   console.log(`database: real PostgreSQL; ${JOBS} mails per run`);
   const target = await createTarget(baseUrl);
+  // The data directory only holds the instance lock and logs here: mails go to the SMTP server.
+  const dataDir = mkdtempSync(join(tmpdir(), 'rr-bench-jobs-'));
   const received = new Map<string, number>();
   let released = 0;
   let duplicates = 0;
@@ -78,7 +82,7 @@ async function main() {
         const env = {
           NODE_ENV: 'production',
           HOST: '127.0.0.1',
-          DATA_DIR: target.dataDir,
+          DATA_DIR: dataDir,
           DATABASE_URL: target.url!,
           SMTP_URL: sink.url,
           APP_URL: 'https://ruralroute.example',
@@ -120,6 +124,7 @@ async function main() {
     await database?.close();
     await sink.close();
     await target.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   console.log('\nE-mail outbox throughput (notification mails composed by the app, sent to a local SMTP server):');
   printTable(rows);

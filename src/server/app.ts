@@ -298,7 +298,12 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
 
   // Background jobs (decision 020): every instance runs a worker, woken by the NOTIFY of each enqueue and by a
   // timer; claims skip each other's jobs, so a job runs once unless its worker dies mid-run (then again, later).
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.DATA_DIR });
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    dataDir: env.DATA_DIR,
+    connections: env.JOBS_CONCURRENCY,
+  });
   const jobs = createJobWorker(db, notifications, {
     clock,
     pollMs: env.JOBS_POLL_MS,

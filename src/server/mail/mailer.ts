@@ -25,6 +25,8 @@ export interface MailerOptions {
   /** The From header, e.g. `RuralRoute <no-reply@example.com>`. */
   from: string;
   dataDir: string;
+  /** SMTP connections kept open and reused (the job worker's concurrency): a mail then costs no new handshake. */
+  connections?: number;
   log?: (line: string) => void;
 }
 
@@ -71,6 +73,10 @@ export function createMailer(opts: MailerOptions): Mailer {
     const url = new URL(opts.smtpUrl);
     const transport = nodemailer.createTransport({
       url: opts.smtpUrl,
+      // A pool of open connections, each sending mail after mail (closed by close()); a refused mail fails its
+      // own send only.
+      pool: true,
+      maxConnections: opts.connections ?? 4,
       // Bounded well inside the job lease (JOBS_LEASE_SECONDS): a stuck server fails the attempt, not the job.
       connectionTimeout: 30_000,
       greetingTimeout: 30_000,
