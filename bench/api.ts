@@ -201,8 +201,13 @@ interface Scenario {
   token: ((i: number) => string) | null;
 }
 
+/**
+ * Requests sent per scenario so far, over every run: a scenario run again (the baseline comparison's turns) goes on
+ * with the next items, so a write such as accept is a new one each time, never a repeat answered 409.
+ */
+const sentSoFar = new Map<string, number>();
+
 async function run(s: Scenario, port = PORT): Promise<Result> {
-  let i = 0;
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -211,7 +216,8 @@ async function run(s: Scenario, port = PORT): Promise<Result> {
       {
         method: s.method ?? 'GET',
         setupRequest: (req) => {
-          const n = i++;
+          const n = sentSoFar.get(s.name) ?? 0;
+          sentSoFar.set(s.name, n + 1);
           return {
             ...req,
             path: s.path(n),

@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'review_period_ended',
   'already_reviewed',
   'already_replied',
+  // Account recovery (src/shared/account.ts): a reset link that expired, was used, or never existed.
+  'reset_link_expired',
   'internal_error',
 ] as const;
 

@@ -9,6 +9,9 @@ export const PAGE_PATHS = {
   privacy: '/privacy',
   terms: '/terms',
   auth: '/auth',
+  /** Issue 13: 'Forgot password?' (asks for the e-mail) and the e-mailed link's 'Choose a new password'. */
+  forgotPassword: '/auth/forgot-password',
+  resetPassword: '/auth/reset-password',
   dashboard: '/dashboard',
   myRides: '/dashboard/rides',
   myRequests: '/dashboard/requests',
@@ -54,6 +57,8 @@ export const PUBLIC_PATHS = [
   P.privacy,
   P.terms,
   P.auth,
+  P.forgotPassword,
+  P.resetPassword,
   P.unsubscribe,
 ];
 

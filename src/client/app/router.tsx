@@ -28,6 +28,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: PAGE_PATHS.contact, lazy: () => import('./routes/contact') },
               { path: PAGE_PATHS.auth, lazy: () => import('./routes/auth') },
+              { path: PAGE_PATHS.forgotPassword, lazy: () => import('./routes/forgot-password') },
+              { path: PAGE_PATHS.resetPassword, lazy: () => import('./routes/reset-password') },
               { path: PAGE_PATHS.unsubscribe, lazy: () => import('./routes/unsubscribe') },
             ],
           },

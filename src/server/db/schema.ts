@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ABOUT_MAX } from '../../shared/account';
 import { CONTACT_LIMITS } from '../../shared/contact';
 import { bookingEventTypeSchema, CANCEL_DETAILS_MAX, CANCEL_REASONS, PHOTO_MAX_BYTES } from '../../shared/lifecycle';
 import { LIMITS } from '../../shared/limits';
@@ -62,6 +63,8 @@ export const profiles = pgTable(
      */
     ratingCount: integer('rating_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
+    /** 'About you' (issue 13), shown on the profile page. */
+    about: text('about'),
   },
   (t) => [
     check(
@@ -69,6 +72,7 @@ export const profiles = pgTable(
       sql`char_length(${t.fullName}) between 1 and ${sql.raw(String(LIMITS.fullNameMax))}`,
     ),
     check('profiles_rating_range', sql`${t.ratingSum} between ${t.ratingCount} and 5 * ${t.ratingCount}`),
+    check('profiles_about_length', sql`char_length(${t.about}) <= ${sql.raw(String(ABOUT_MAX))}`),
   ],
 );
 
@@ -676,3 +680,23 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
+
+// ─── Account recovery (issue 13) ───────────────────────────────────────────────────────────────────────────────────
+/**
+ * 'Forgot password?' links: the token is sent by e-mail and only its SHA-256 is stored. Valid RESET_LINK_MINUTES,
+ * once (`used_at`); asking again leaves older links valid until they expire or one is used (then all are spent).
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);

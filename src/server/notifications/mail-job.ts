@@ -137,8 +137,12 @@ export function notificationMailHandler(
     if (!security && row.off?.includes(type)) return;
     if (type === 'message' && row.readAt) return;
 
-    const deferUntil = await claimMail(row, job, opts.clock());
-    if (deferUntil) return { deferUntil };
+    // Only grouped notifications (messages) have a throttle to check and a mail time to record: the others
+    // skip that transaction (three round trips per mail).
+    if (row.groupKey) {
+      const deferUntil = await claimMail(row, job, opts.clock());
+      if (deferUntil) return { deferUntil };
+    }
 
     const data = dataOf(row.data);
     const link = `${opts.appUrl}${notificationLink(type, data)}`;

@@ -65,6 +65,8 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
       select x.* from jsonb_to_recordset(${input}::jsonb)
         as x(user_id uuid, type text, actor_id uuid, booking_id uuid, request_id uuid, data jsonb, group_key text)
     ), resolved as (
+      -- Lateral lookups, one index probe each: the planner guesses 100 rows for jsonb_to_recordset and would
+      -- otherwise hash-join whole tables (measured: a choose cost 3 ms more database time with plain joins).
       select i.user_id, i.type, i.group_key,
         jsonb_strip_nulls(jsonb_build_object(
           'actor_name', p.full_name,
@@ -73,9 +75,11 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
           'request_id', coalesce(i.request_id, b.request_id)
         )) || i.data as data
       from input i
-      left join bookings b on b.id = i.booking_id
-      left join delivery_requests r on r.id = coalesce(i.request_id, b.request_id)
-      left join profiles p on p.user_id = i.actor_id
+      left join lateral (select b.request_id from bookings b where b.id = i.booking_id) b on true
+      left join lateral (
+        select r.id, r.title from delivery_requests r where r.id = coalesce(i.request_id, b.request_id)
+      ) r on true
+      left join lateral (select p.full_name from profiles p where p.user_id = i.actor_id) p on true
     ), ins as (
       insert into notifications as n (user_id, type, data, group_key)
       select user_id, type, data, group_key from resolved
@@ -91,8 +95,9 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
         case when ins.group_key is null then null
           else ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
             || floor(extract(epoch from now()) / ${MESSAGE_BUCKET_SECONDS})::bigint end
-      from ins left join notification_preferences np on np.user_id = ins.user_id
-      where ins.type in (${SECURITY_SQL}) or not (ins.type = any(coalesce(np.email_off, '{}'::text[])))
+      from ins
+      where ins.type in (${SECURITY_SQL}) or not exists (
+        select 1 from notification_preferences np where np.user_id = ins.user_id and ins.type = any(np.email_off))
       on conflict (dedupe_key) do nothing
       returning ${pgNotify(JOBS_CHANNEL, '')} as woke
     )

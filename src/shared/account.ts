@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { signUpFieldsSchema } from './auth';
+import { LIMITS } from './limits';
+import { newPasswordSchema, refuseCommonPassword } from './password-rules';
+import { NUL_MESSAGE, noNul } from './text';
+
+/**
+ * Account settings and password recovery (issue 13, first slice: profile, password, sessions, forgotten password).
+ * `/dashboard/settings` shows one card per section, each its own form with its own save button and toast.
+ */
+
+export const ABOUT_MAX = 500;
+export const ABOUT_MESSAGE = `About you must be less than ${ABOUT_MAX} characters`;
+
+/** `PATCH /api/account/profile` -> AccountProfile. Toast 'Profile updated'. */
+export const profileInputSchema = z.object({
+  full_name: signUpFieldsSchema.shape.full_name,
+  about: z
+    .string({ error: ABOUT_MESSAGE })
+    .trim()
+    .max(ABOUT_MAX, ABOUT_MESSAGE)
+    .refine(noNul, NUL_MESSAGE)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type ProfileInput = z.input<typeof profileInputSchema>;
+
+/** `GET /api/account/profile`. */
+export const accountProfileSchema = z.object({
+  full_name: z.string(),
+  about: z.string().nullable(),
+  email: z.string(),
+});
+export type AccountProfile = z.infer<typeof accountProfileSchema>;
+
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+export const CURRENT_PASSWORD_REQUIRED = 'Current password is required';
+export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
+
+const currentPassword = z
+  .string({ error: CURRENT_PASSWORD_REQUIRED })
+  .min(1, CURRENT_PASSWORD_REQUIRED)
+  .max(1024, WRONG_CURRENT_PASSWORD);
+
+/**
+ * `POST /api/account/password` -> 204. Spec rules and the common-password check on the new one; the server also
+ * checks the current one (400 field error WRONG_CURRENT_PASSWORD, counted like sign-in failures). On success every
+ * other session ends and the 'password_changed' security notice is sent. Toast 'Password changed'.
+ * Parse with safeParseAsync (the common-password list loads on demand).
+ */
+export const changePasswordSchema = refuseCommonPassword(
+  z
+    .object({
+      current_password: currentPassword,
+      new_password: newPasswordSchema,
+      confirm_password: z.string({ error: PASSWORDS_DO_NOT_MATCH }),
+    })
+    .refine((v) => v.new_password === v.confirm_password, {
+      message: PASSWORDS_DO_NOT_MATCH,
+      path: ['confirm_password'],
+    }),
+  'new_password',
+);
+export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+
+/** One signed-in browser (`GET /api/account/sessions`, newest activity first). */
+export const accountSessionSchema = z.object({
+  id: z.string().uuid(),
+  /** 'Chrome on Windows' (from the user agent). */
+  browser: z.string(),
+  signed_in_at: z.string(),
+  last_active_at: z.string(),
+  /** The session making this request: 'This device', no 'Sign out' button. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+export const accountSessionsSchema = z.object({ items: z.array(accountSessionSchema) });
+/**
+ * `DELETE /api/account/sessions/:id` -> 204 (404 'Session not found.' for another's, the current one, or unknown);
+ * `POST /api/account/sessions/sign-out-others` -> { count }. Both revoke on every instance at once.
+ */
+export const SIGN_OUT_OTHERS_LABEL = 'Sign out of all other sessions';
+
+/** `POST /api/auth/forgot-password` { email } -> 200 { message } always the same (no enumeration). */
+export const FORGOT_PASSWORD_ANSWER = "If an account exists for that email, we've sent a link to reset the password.";
+export const forgotPasswordSchema = z.object({
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .min(1, 'Email is required')
+    .max(LIMITS.emailMax, 'Invalid email address')
+    .email('Invalid email address')
+    .refine(noNul, NUL_MESSAGE),
+});
+export type ForgotPasswordInput = z.input<typeof forgotPasswordSchema>;
+/** The reset link is valid this long, once. */
+export const RESET_LINK_MINUTES = 60;
+export const RESET_LINK_EXPIRED = 'This link has expired. Ask for a new one.';
+
+/**
+ * `POST /api/auth/reset-password` { token, new_password, confirm_password } -> 204: sets the password, ends every
+ * session, sends the 'password_changed' notice. An expired, used or unknown token: 400 code 'reset_link_expired'
+ * with RESET_LINK_EXPIRED. The client then shows toast 'Password updated. You can now sign in.'
+ * Parse with safeParseAsync.
+ */
+export const resetPasswordSchema = refuseCommonPassword(
+  z
+    .object({
+      token: z.string({ error: RESET_LINK_EXPIRED }).min(1, RESET_LINK_EXPIRED).max(200, RESET_LINK_EXPIRED),
+      new_password: newPasswordSchema,
+      confirm_password: z.string({ error: PASSWORDS_DO_NOT_MATCH }),
+    })
+    .refine((v) => v.new_password === v.confirm_password, {
+      message: PASSWORDS_DO_NOT_MATCH,
+      path: ['confirm_password'],
+    }),
+  'new_password',
+);
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+export const PASSWORD_UPDATED_TOAST = 'Password updated. You can now sign in.';
