@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'already_replied',
   // Account recovery (src/shared/account.ts): a reset link that expired, was used, or never existed.
   'reset_link_expired',
+  // A settings form's 'Current password' is wrong (400: it is a field error, not a signed-out session).
+  'wrong_password',
   'internal_error',
 ] as const;
 

@@ -48,6 +48,7 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   already_reviewed: { status: 409 },
   already_replied: { status: 409 },
   reset_link_expired: { status: 400 },
+  wrong_password: { status: 400 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },
