@@ -319,6 +319,8 @@ test('an unknown path shows the 404 page with a 404 status and logs the path', a
 
 for (const width of [1280, 390]) {
   test(`every public page passes axe at ${width}px`, async ({ page }) => {
+    // Ten axe runs in one test: on a busy 2-core machine that outlasts the default 30 s.
+    test.setTimeout(90_000);
     await page.setViewportSize({ width, height: 900 });
     for (const p of [...PAGES.map((x) => x.path), '/auth']) {
       await openPage(page, p);
