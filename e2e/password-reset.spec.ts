@@ -113,7 +113,7 @@ test('forgot password: the e-mailed link sets a new password once, ends every se
     await expect(page.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeVisible();
     await expect(page).toHaveTitle('Choose a new password — RuralRoute');
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
-    const newPassword = page.getByLabel('New password');
+    const newPassword = page.getByLabel('New password', { exact: true });
     await expect(newPassword).toBeFocused();
     await expectNoAxeViolations(page);
     await page.keyboard.type(NEW_PASSWORD);
@@ -144,7 +144,7 @@ test('forgot password: the e-mailed link sets a new password once, ends every se
     // The link works once.
     await page.goto(link);
     await expect(page.getByText(RESET_LINK_EXPIRED)).toBeVisible();
-    await expect(page.getByLabel('New password')).toHaveCount(0);
+    await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
     await expectNoAxeViolations(page);
     const askAgain = page.getByRole('link', { name: 'Ask for a new one' });
     await askAgain.focus();
