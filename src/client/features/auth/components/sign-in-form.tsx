@@ -1,11 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { signInSchema, type SignInInput } from '../../../../shared/auth';
+import { PAGE_PATHS } from '../../../../shared/routes';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toastFirstError } from '@/lib/form-errors';
 import { useSignIn } from '../api/sign-in';
+import { linkClass } from './link-class';
 
 export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
   const signIn = useSignIn();
@@ -14,6 +17,8 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     defaultValues: { email: defaultEmail, password: '' },
   });
   const { errors } = form.formState;
+  // 'Forgot password?' takes what was typed as the e-mail along (router state: not in the address or the logs).
+  const email = useWatch({ control: form.control, name: 'email' }).trim();
 
   return (
     <form
@@ -46,6 +51,11 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           {...form.register('password')}
         />
       </Field>
+      <p className="text-right text-sm">
+        <Link to={PAGE_PATHS.forgotPassword} state={email ? { email } : undefined} className={linkClass}>
+          Forgot password?
+        </Link>
+      </p>
       <Button type="submit" className="w-full" disabled={signIn.isPending}>
         {signIn.isPending ? 'Signing in...' : 'Sign In'}
       </Button>

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { LIMITS } from '../../../../shared/limits';
 import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '../../../../shared/auth';
@@ -10,24 +9,12 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toastFirstError } from '@/lib/form-errors';
 import { useSignUp } from '../api/sign-up';
+import { NEW_PASSWORD_HINT, newPasswordResolver } from '../lib/new-password';
 
 /** The spec's rule order (email, password, full name), which is not the form's visual order. */
 const ORDER = ['email', 'password', 'full_name', 'age_confirmed'] as const;
 
-const withCommonPasswordRule = zodResolver(signUpSchema);
-const specRulesOnly = zodResolver(signUpFieldsSchema);
-
-/**
- * The common-password list is fetched on demand. Should that fail (a phone offline for a moment, a chunk gone
- * after a deploy), the form still checks the spec's rules and the server, which always applies the list, decides.
- */
-const resolver: typeof withCommonPasswordRule = async (...args) => {
-  try {
-    return await withCommonPasswordRule(...args);
-  } catch {
-    return specRulesOnly(...args);
-  }
-};
+const resolver = newPasswordResolver<SignUpInput>(signUpSchema, signUpFieldsSchema);
 
 export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }) {
   const signUp = useSignUp(onCreated);
@@ -39,7 +26,7 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
   });
   const { errors, isSubmitting } = form.formState;
   const busy = isSubmitting || signUp.isPending;
-  const passwordHint = `At least ${LIMITS.passwordMin} characters, with an uppercase letter, a lowercase letter, a number and a special character.`;
+  const passwordHint = NEW_PASSWORD_HINT;
 
   return (
     <form
