@@ -4,6 +4,8 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
+import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
+import { recoveryRoutes } from './auth/recovery-routes';
 import { authRoutes } from './auth/routes';
 import { createAuthService, SESSION_REVOKED } from './auth/service';
 import { hashToken } from './auth/tokens';
@@ -178,6 +180,27 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       env.TRUST_PROXY_HOPS,
     ),
   );
+  // Forgotten password: requests per client address like sign-in's, per e-mail address like failed sign-ins.
+  api.route(
+    '/auth',
+    recoveryRoutes(
+      createRecoveryService(db, {
+        clock,
+        cost: {
+          memoryCost: env.ARGON2_MEMORY_KIB,
+          timeCost: env.ARGON2_TIME_COST,
+          parallelism: env.ARGON2_PARALLELISM,
+        },
+        revokeUserSessions: (userId) => auth.revokeUserSessions(userId),
+      }),
+      attempts,
+      {
+        perIp: { max: env.AUTH_PER_IP_MAX, windowMs: env.AUTH_PER_IP_WINDOW_MINUTES * MINUTE },
+        perAddress: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
+      },
+      env.TRUST_PROXY_HOPS,
+    ),
+  );
   const throttle = writeThrottle(attempts, {
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
@@ -315,6 +338,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     NOTIFICATION_EMAIL_JOB,
     notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
   );
+  jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 
