@@ -64,7 +64,7 @@ test("'Password': the wrong current one is refused under its field; a new one wo
   const next = 'Quiet-Meadow-42';
 
   await form.getByLabel('Current password').fill('Not-the-password-1');
-  await form.getByLabel('New password').fill(next);
+  await form.getByLabel('New password', { exact: true }).fill(next);
   await form.getByLabel('Confirm new password').fill(next);
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(form.getByText('Current password is incorrect')).toBeVisible();
@@ -79,7 +79,7 @@ test("'Password': the wrong current one is refused under its field; a new one wo
   await form.getByRole('button', { name: 'Change password' }).click();
   await expectToast(page, 'Password changed');
   await expect(form.getByLabel('Current password')).toHaveValue('');
-  await expect(form.getByLabel('New password')).toHaveValue('');
+  await expect(form.getByLabel('New password', { exact: true })).toHaveValue('');
   await expect(form.getByLabel('Confirm new password')).toHaveValue('');
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
@@ -174,7 +174,7 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
     region(page, 'Profile').getByLabel('About you'),
     region(page, 'Profile').getByRole('button', { name: 'Save' }),
     region(page, 'Password').getByLabel('Current password'),
-    region(page, 'Password').getByLabel('New password'),
+    region(page, 'Password').getByLabel('New password', { exact: true }),
     region(page, 'Password').getByLabel('Confirm new password'),
     region(page, 'Password').getByRole('button', { name: 'Change password' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
