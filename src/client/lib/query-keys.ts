@@ -39,4 +39,10 @@ export const queryKeys = {
   notificationList: ['notifications', 'list'] as const,
   notificationUnread: ['notifications', 'unread'] as const,
   notificationSettings: ['notification-settings'] as const,
+  /** The signed-in user (auth's sessionQueryKey): a name change reloads it. */
+  session: ['auth', 'session'] as const,
+  /** Account settings (issue 13): my profile and my signed-in browsers. */
+  account: ['account'] as const,
+  accountProfile: ['account', 'profile'] as const,
+  accountSessions: ['account', 'sessions'] as const,
 };

@@ -32,7 +32,7 @@ describe('Settings page', () => {
     expect(within(rows[0]!).getByRole('button', { name: 'Unblock Ada Field' })).toHaveTextContent('Unblock');
   });
 
-  it("has a 'Notifications' section, before 'Blocked people', leading to the notification settings", () => {
+  it("has a 'Notifications' section leading to the notification settings", () => {
     stubApi({ 'GET /blocks': () => ({ body: emptyPage }) });
     renderWithProviders(<SettingsPage />);
     const notifications = screen.getByRole('region', { name: 'Notifications' });
@@ -40,10 +40,31 @@ describe('Settings page', () => {
       'href',
       PAGE_PATHS.notificationSettings,
     );
+  });
+
+  it('has its sections in order: Profile, Password, Sessions, Notifications, Blocked people', async () => {
+    stubApi({
+      'GET /blocks': () => ({ body: emptyPage }),
+      'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
+      'GET /account/sessions': () => ({ body: { items: [] } }),
+    });
+    renderWithProviders(<SettingsPage />);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Profile',
+      'Password',
+      'Sessions',
       'Notifications',
       'Blocked people',
     ]);
+    expect(await within(screen.getByRole('region', { name: 'Profile' })).findByLabelText('Full name')).toHaveValue(
+      'Ada Field',
+    );
+    expect(within(screen.getByRole('region', { name: 'Password' })).getByLabelText('Current password')).toBeVisible();
+    expect(
+      await within(screen.getByRole('region', { name: 'Sessions' })).findByRole('button', {
+        name: 'Sign out of all other sessions',
+      }),
+    ).toBeDisabled();
   });
 
   it("says so when I haven't blocked anyone", async () => {
@@ -83,6 +104,9 @@ describe('Settings page', () => {
     expect(await screen.findByText('Sam Lee')).toBeVisible();
     expect(screen.getByText('Ada Field')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-    expect(calls.map((c) => c.path)).toEqual(['/blocks?limit=20', '/blocks?limit=20&cursor=next-1']);
+    expect(calls.map((c) => c.path).filter((p) => p.startsWith('/blocks'))).toEqual([
+      '/blocks?limit=20',
+      '/blocks?limit=20&cursor=next-1',
+    ]);
   });
 });

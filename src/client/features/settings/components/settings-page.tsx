@@ -1,12 +1,16 @@
 import { PageHeader } from '@/components/page-header';
+import { PasswordSection, ProfileSection, SessionsSection } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
 import { NotificationsSection } from './notifications-section';
 
 /**
- * '/dashboard/settings': one card per section, in this order. Later sections (profile, email, password,
- * sessions, two-step sign-in, my data, delete account) are added to this list.
+ * '/dashboard/settings': one card per section, in this order. Later sections (email after profile; two-step
+ * sign-in, my data, delete account) are added to this list.
  */
 const SECTIONS = [
+  { id: 'profile', Section: ProfileSection },
+  { id: 'password', Section: PasswordSection },
+  { id: 'sessions', Section: SessionsSection },
   { id: 'notifications', Section: NotificationsSection },
   { id: 'blocked-people', Section: BlockedPeopleSection },
 ];

@@ -1,0 +1,4 @@
+/** Account settings (issue 13): the Settings page's 'Profile', 'Password' and 'Sessions' sections. */
+export { ProfileSection } from './components/profile-section';
+export { PasswordSection } from './components/password-section';
+export { SessionsSection } from './components/sessions-section';
