@@ -8,9 +8,6 @@ import { LIMITS } from './limits';
 
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Choose another.';
 
-/** The rules in plain words, shown under every field that sets a password (sign-up, change, reset). */
-export const PASSWORD_HINT = `At least ${LIMITS.passwordMin} characters, with an uppercase letter, a lowercase letter, a number and a special character.`;
-
 const tooShort = `Password must be at least ${LIMITS.passwordMin} characters`;
 
 /** The spec's rules (section 5), in the order their messages are reported. */

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PASSWORDS_DO_NOT_MATCH, WRONG_CURRENT_PASSWORD } from '../../../../shared/account';
-import { COMMON_PASSWORD_MESSAGE, PASSWORD_HINT } from '../../../../shared/password-rules';
+import { COMMON_PASSWORD_MESSAGE } from '../../../../shared/password-rules';
+import { NEW_PASSWORD_HINT } from '@/features/auth';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { findToast } from './find-toast';
 import { PasswordSection } from './password-section';
@@ -38,7 +39,7 @@ describe('PasswordSection', () => {
     }
     expect(current()).toHaveAttribute('autocomplete', 'current-password');
     expect(fresh()).toHaveAttribute('autocomplete', 'new-password');
-    expect(fresh()).toHaveAccessibleDescription(PASSWORD_HINT);
+    expect(fresh()).toHaveAccessibleDescription(NEW_PASSWORD_HINT);
   });
 
   it("changes the password: sends the three fields, toasts 'Password changed', clears the fields", async () => {

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type FieldPath } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -8,11 +7,12 @@ import {
   type ChangePasswordInput,
 } from '../../../../shared/account';
 import { LIMITS } from '../../../../shared/limits';
-import { PASSWORD_HINT, preloadCommonPasswords } from '../../../../shared/password-rules';
+import { preloadCommonPasswords } from '../../../../shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { NEW_PASSWORD_HINT, newPasswordResolver } from '@/features/auth';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 import { toastSubmitError } from '@/lib/toast';
@@ -21,26 +21,12 @@ import { useChangePassword } from '../api/account';
 const ORDER = ['current_password', 'new_password', 'confirm_password'] as const;
 const EMPTY: ChangePasswordInput = { current_password: '', new_password: '', confirm_password: '' };
 
-const withCommonPasswordRule = zodResolver(changePasswordSchema);
 /** The same rules without the common-password list (zod 4 keeps the object's shape through its refinements). */
-const specRulesOnly = zodResolver(
-  z.object(changePasswordSchema.shape).refine((v) => v.new_password === v.confirm_password, {
-    message: PASSWORDS_DO_NOT_MATCH,
-    path: ['confirm_password'],
-  }),
-);
-
-/**
- * The common-password list is fetched on demand. Should that fail (offline for a moment, a chunk gone after a
- * deploy), the form still checks the spec's rules, and the server, which always applies the list, decides.
- */
-const resolver: typeof withCommonPasswordRule = async (...args) => {
-  try {
-    return await withCommonPasswordRule(...args);
-  } catch {
-    return specRulesOnly(...args);
-  }
-};
+const specRulesOnly = z.object(changePasswordSchema.shape).refine((v) => v.new_password === v.confirm_password, {
+  message: PASSWORDS_DO_NOT_MATCH,
+  path: ['confirm_password'],
+});
+const resolver = newPasswordResolver<ChangePasswordInput>(changePasswordSchema, specRulesOnly);
 
 function PasswordField({
   id,
@@ -130,7 +116,7 @@ export function PasswordSection() {
           label="New password"
           autoComplete="new-password"
           error={errors.new_password?.message}
-          hint={PASSWORD_HINT}
+          hint={NEW_PASSWORD_HINT}
           minLength={LIMITS.passwordMin}
           register={form.register}
         />
