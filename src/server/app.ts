@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
+import { accountRoutes, createAccountService } from './account';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
 import { authRoutes } from './auth/routes';
@@ -205,6 +206,14 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
   });
+  // Settings 'Profile', 'Password', 'Sessions': wrong current passwords are limited per account like sign-in's.
+  api.route(
+    '/account',
+    accountRoutes(
+      createAccountService(db, auth, attempts, { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs }),
+      throttle,
+    ),
+  );
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(

@@ -89,6 +89,8 @@ export type BookingReviews = z.infer<typeof bookingReviewsSchema>;
 export const profileSchema = z.object({
   id: z.string().uuid(),
   full_name: z.string(),
+  /** 'About you' from Settings (issue 13), or null when not written. */
+  about: z.string().nullable(),
   /** When the account was created ('Member since November 2026'). */
   member_since: z.string(),
   /** Completed bookings as driver. */

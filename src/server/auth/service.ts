@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pgNotify, type Notifications } from '../db/notify';
+import { rowsOf } from '../db/rows';
 import { profiles, sessions, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
@@ -22,8 +23,21 @@ export interface SessionPolicy {
   cacheMs?: number;
 }
 
-/** Payload `token:<sha-256 hex>` (one session) or `user:<id>` (all of a user's sessions). */
+/**
+ * Payload `token:<sha-256 hex>` (one session), `user:<id>` (all of a user's sessions, or all but one), or
+ * `profile:<id>` (the user's name changed: cached sessions are dropped and looked up again, none is revoked; the
+ * event hub ignores this kind).
+ */
 export const SESSION_REVOKED = 'session_revoked';
+
+/** One signed-in browser of a user (Settings, 'Sessions'). */
+export interface SessionListing {
+  id: string;
+  /** 'Chrome on Windows', from the session's User-Agent (user-agent.ts). */
+  browser: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+}
 
 /**
  * `notifications` carries revocations between instances. Without it the session cache stays off: another
@@ -38,6 +52,7 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       (payload) => {
         if (payload.startsWith('token:')) cache.evict(payload.slice('token:'.length));
         else if (payload.startsWith('user:')) cache.evictOwner(payload.slice('user:'.length));
+        else if (payload.startsWith('profile:')) cache.evictOwner(payload.slice('profile:'.length));
       },
       (listening) => cache.trust(listening),
     );
@@ -220,13 +235,127 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       select ${pgNotify(SESSION_REVOKED, `token:${tokenHash}`)} where exists (select 1 from gone)`);
   }
 
-  /** Signs a user out everywhere (password change, account deletion, "sign out other sessions"). */
+  /**
+   * Deletes the user's sessions (all of them, or all but those `keep` spares) and, in the same statement, notifies
+   * every instance (sent only if the delete commits, and only when something was deleted). Returns how many ended.
+   */
+  async function deleteUserSessions(exec: Db, userId: string, keep: SQL = sql``): Promise<number> {
+    const result = await exec.execute(sql`
+      with gone as (delete from ${sessions} where ${sessions.userId} = ${userId} ${keep} returning 1),
+        counted as (select count(*)::int as n from gone)
+      select n, ${pgNotify(SESSION_REVOKED, `user:${userId}`)} from counted where n > 0`);
+    return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+  }
+  const sparingSession = (id?: string) => (id ? sql`and ${sessions.id} <> ${id}` : sql``);
+
+  /**
+   * Signs a user out everywhere (password reset, account deletion, suspension), or everywhere but the session of
+   * `keepToken`.
+   */
   async function revokeUserSessions(userId: string, keepToken?: string): Promise<void> {
     cache.evictOwner(userId);
-    const keep = keepToken ? sql`and ${sessions.tokenHash} <> ${hashToken(keepToken)}` : sql``;
-    await db.execute(sql`
-      with gone as (delete from ${sessions} where ${sessions.userId} = ${userId} ${keep} returning 1)
-      select ${pgNotify(SESSION_REVOKED, `user:${userId}`)} where exists (select 1 from gone)`);
+    await deleteUserSessions(db, userId, keepToken ? sql`and ${sessions.tokenHash} <> ${hashToken(keepToken)}` : sql``);
+  }
+
+  /** 'Sign out of all other sessions': every session of the user but `currentSessionId` ends, on every instance. */
+  async function revokeOtherSessions(userId: string, currentSessionId: string): Promise<number> {
+    cache.evictOwner(userId);
+    const count = await deleteUserSessions(db, userId, sparingSession(currentSessionId));
+    cache.evictOwner(userId);
+    return count;
+  }
+
+  /**
+   * Ends one session of the user by its id, never `currentSessionId` (that one signs out through /auth/sign-out).
+   * Every instance drops it at once (the `token:` notification, sent with the delete). False when no such session
+   * of this user exists (another user's, the current one, unknown).
+   */
+  async function revokeSessionById(userId: string, sessionId: string, currentSessionId: string): Promise<boolean> {
+    if (sessionId === currentSessionId) return false;
+    const result = await db.execute(sql`
+      with gone as (
+        delete from ${sessions}
+        where ${sessions.id} = ${sessionId} and ${sessions.userId} = ${userId}
+        returning ${sessions.tokenHash} as token_hash
+      )
+      select token_hash, ${pgNotify(SESSION_REVOKED, sql`'token:' || token_hash`)} from gone`);
+    const gone = rowsOf<{ token_hash: string }>(result);
+    for (const row of gone) cache.evict(row.token_hash);
+    return gone.length > 0;
+  }
+
+  /** The user's live sessions (neither idle nor past their absolute end), most recently active first. */
+  async function listSessions(userId: string): Promise<SessionListing[]> {
+    const now = new Date();
+    const rows = await db
+      .select({
+        id: sessions.id,
+        userAgent: sessions.userAgent,
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+      })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          gt(sessions.expiresAt, now),
+          gt(sessions.lastSeenAt, new Date(now.getTime() - policy.idleMs)),
+        ),
+      )
+      .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt), desc(sessions.id))
+      .limit(500);
+    return rows.map(({ userAgent, ...row }) => ({ ...row, browser: browserLabel(userAgent) }));
+  }
+
+  /**
+   * Whether `password` is the user's current one (argon2; an unknown user costs the same and answers false).
+   * The caller counts wrong answers (account/service.ts).
+   */
+  async function passwordMatches(userId: string, password: string): Promise<boolean> {
+    const [row] = await db
+      .select({ hash: users.passwordHash })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.suspendedAt)))
+      .limit(1);
+    if (!row) {
+      await verifyPassword(await decoy(), password);
+      return false;
+    }
+    return verifyPassword(row.hash, password);
+  }
+
+  /**
+   * Sets a new password. In ONE transaction: the new hash, the end of every other session of the user (all of
+   * them when `keepSessionId` is omitted; every instance is told on commit), the 'password_changed' notification
+   * with its always-sent security e-mail. Returns how many sessions ended.
+   */
+  async function changePassword(userId: string, newPassword: string, keepSessionId?: string): Promise<number> {
+    const passwordHash = await hashPassword(newPassword, cost);
+    cache.evictOwner(userId);
+    const ended = await db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+      const count = await deleteUserSessions(tx, userId, sparingSession(keepSessionId));
+      const out = new Outbox();
+      await notify(tx, out, [{ userId, type: 'password_changed' }]);
+      await out.flush(tx);
+      return count;
+    });
+    cache.evictOwner(userId);
+    return ended;
+  }
+
+  /**
+   * Runs `work` in a transaction that also tells every instance the user's shown details changed (their name), so
+   * no session cache keeps serving the old ones; this instance forgets them once it has committed.
+   */
+  async function changeUser<T>(userId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+    const result = await db.transaction(async (tx) => {
+      const value = await work(tx);
+      await tx.execute(sql`select ${pgNotify(SESSION_REVOKED, `profile:${userId}`)}`);
+      return value;
+    });
+    cache.evictOwner(userId);
+    return result;
   }
 
   return {
@@ -237,6 +366,12 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     touchSession,
     revokeSession,
     revokeUserSessions,
+    revokeOtherSessions,
+    revokeSessionById,
+    listSessions,
+    passwordMatches,
+    changePassword,
+    changeUser,
     policy,
   };
 }

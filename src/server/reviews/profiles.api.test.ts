@@ -34,6 +34,7 @@ describe('GET /users/:id', () => {
     expect(res.body).toEqual({
       id: fresh.user.id,
       full_name: 'Nina Newcomer',
+      about: null,
       member_since: account!.createdAt.toISOString(),
       deliveries_made: 0,
       requests_delivered: 0,

@@ -39,6 +39,7 @@ export function createProfileService(db: Db) {
     .select({
       id: users.id,
       fullName: profiles.fullName,
+      about: profiles.about,
       createdAt: users.createdAt,
       deliveriesMade: completedAs(bookings.driverId),
       requestsDelivered: completedAs(bookings.requesterId),
@@ -82,6 +83,7 @@ export function createProfileService(db: Db) {
     return {
       id: row.id,
       full_name: row.fullName,
+      about: row.about,
       member_since: row.createdAt.toISOString(),
       deliveries_made: row.deliveriesMade,
       requests_delivered: row.requestsDelivered,

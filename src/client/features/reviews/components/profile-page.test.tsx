@@ -14,6 +14,7 @@ const BEA = { id: '00000000-0000-4000-8000-0000000000be', full_name: 'Bea Nunez'
 function makeProfile(over: Partial<Profile> = {}): Profile {
   return {
     ...ADA,
+    about: null,
     member_since: '2026-11-15T12:00:00.000Z',
     deliveries_made: 7,
     requests_delivered: 3,
