@@ -89,6 +89,19 @@ describe('Profile page', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Reviews' })).toBeVisible();
   });
 
+  it("shows 'About' with the person's own words, line breaks kept, and nothing when they wrote none", async () => {
+    renderProfile({ profile: makeProfile({ about: 'Farm on Hollow Rd.\nIn town most Tuesdays.' }) });
+    const about = await screen.findByRole('region', { name: 'About' });
+    expect(about).toHaveTextContent('Farm on Hollow Rd. In town most Tuesdays.');
+    expect(within(about).getByText(/Farm on Hollow Rd/)).toHaveClass('whitespace-pre-line');
+  });
+
+  it('has no About section without words', async () => {
+    renderProfile();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Field' })).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'About' })).not.toBeInTheDocument();
+  });
+
   it('says so on my own profile', async () => {
     renderProfile({ me: ADA });
     expect(await screen.findByText('This is how others see your profile.')).toBeVisible();

@@ -54,6 +54,14 @@ function ProfileView({ profile }: { profile: Profile }) {
             <p className="text-muted-foreground">Member since {monthYear(profile.member_since)}</p>
             <p>Deliveries made: {profile.deliveries_made}</p>
             <p>Requests delivered: {profile.requests_delivered}</p>
+            {profile.about ? (
+              <section aria-labelledby="profile-about" className="border-t pt-3">
+                <h2 id="profile-about" className="font-semibold">
+                  About
+                </h2>
+                <p className="whitespace-pre-line break-words">{profile.about}</p>
+              </section>
+            ) : null}
           </CardContent>
         </Card>
       </div>
