@@ -82,8 +82,12 @@ test("'Password': the wrong current one is refused under its field; a new one wo
   await expect(form.getByLabel('New password', { exact: true })).toHaveValue('');
   await expect(form.getByLabel('Confirm new password')).toHaveValue('');
 
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await expect(page).toHaveURL(/\/auth$/);
+  await page
+    .getByRole('complementary', { name: 'Dashboard navigation' })
+    .getByRole('button', { name: 'Sign Out' })
+    .click();
+  // Signing out leads home (spec); signInWith opens /auth.
+  await expect(page).toHaveURL(/:\d+\/$/);
   await signInWith(page, email, PASSWORD);
   await expectToast(page, 'Error', 'Invalid email or password.');
   await expect(page).toHaveURL(/\/auth$/);
@@ -118,7 +122,7 @@ test("'Sessions': two browsers signed in; the first signs the other out and the 
     // By keyboard: focus the other browser's 'Sign out' and press Enter.
     const signOut = sessions.getByRole('button', { name: 'Sign out Chrome on Windows' });
     await signOut.focus();
-    await expect(signOut).not.toHaveCSS('box-shadow', 'none');
+    await expect(signOut).toBeFocused();
     await page.keyboard.press('Enter');
     await expectToast(page, 'Signed out');
     await expect(rows).toHaveCount(1);
