@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type * as React from 'react';
-import { Button } from '@/components/ui/button';
+import { QueryLoadError } from '@/components/query-load-error';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
@@ -45,14 +45,12 @@ export function DetailQuery<T>({
   if (query.data !== undefined) return children(query.data);
   if (query.isError) {
     return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-destructive/40 p-4">
-        <p>
-          We couldn&apos;t load {what}.{err instanceof ApiError ? ` ${err.message}` : ''}
-        </p>
-        <Button variant="outline" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <QueryLoadError
+        what={what}
+        error={err}
+        onRetry={() => void query.refetch()}
+        className="rounded-lg border border-destructive/40 p-4"
+      />
     );
   }
   return (

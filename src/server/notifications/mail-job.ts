@@ -85,29 +85,27 @@ export function notificationMailHandler(
    * both see 'nothing mailed yet'.
    */
   async function claimMail(
-    row: { id: string; userId: string; groupKey: string | null },
+    row: { id: string; userId: string; groupKey: string },
     job: JobInfo,
     now: Date,
   ): Promise<Date | null> {
     return db.transaction(async (tx) => {
-      if (row.groupKey) {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(hashtextextended(${`notification-mail:${row.userId}:${row.groupKey}`}, 0))`,
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`notification-mail:${row.userId}:${row.groupKey}`}, 0))`,
+      );
+      const [last] = await tx
+        .select({ at: max(notifications.emailedAt) })
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.userId, row.userId),
+            eq(notifications.groupKey, row.groupKey),
+            isNotNull(notifications.emailedAt),
+            gt(notifications.emailedAt, new Date(now.getTime() - INTERVAL_MS)),
+            or(isNull(notifications.emailedByJob), ne(notifications.emailedByJob, job.id)),
+          ),
         );
-        const [last] = await tx
-          .select({ at: max(notifications.emailedAt) })
-          .from(notifications)
-          .where(
-            and(
-              eq(notifications.userId, row.userId),
-              eq(notifications.groupKey, row.groupKey),
-              isNotNull(notifications.emailedAt),
-              gt(notifications.emailedAt, new Date(now.getTime() - INTERVAL_MS)),
-              or(isNull(notifications.emailedByJob), ne(notifications.emailedByJob, job.id)),
-            ),
-          );
-        if (last?.at) return new Date(new Date(last.at).getTime() + INTERVAL_MS);
-      }
+      if (last?.at) return new Date(new Date(last.at).getTime() + INTERVAL_MS);
       await tx.update(notifications).set({ emailedAt: now, emailedByJob: job.id }).where(eq(notifications.id, row.id));
       return null;
     });
@@ -140,7 +138,7 @@ export function notificationMailHandler(
     // Only grouped notifications (messages) have a throttle to check and a mail time to record: the others
     // skip that transaction (three round trips per mail).
     if (row.groupKey) {
-      const deferUntil = await claimMail(row, job, opts.clock());
+      const deferUntil = await claimMail({ ...row, groupKey: row.groupKey }, job, opts.clock());
       if (deferUntil) return { deferUntil };
     }
 

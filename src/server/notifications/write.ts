@@ -102,7 +102,7 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
       returning ${pgNotify(JOBS_CHANNEL, '')} as woke
     )
     select ins.id, ins.user_id as "userId", ins.type, ins.data, ins.created_at as "createdAt",
-      ins.read_at as "readAt", (select count(*) from mail) as mailed
+      ins.read_at as "readAt"
     from ins`);
   for (const row of rowsOf<{
     id: string;

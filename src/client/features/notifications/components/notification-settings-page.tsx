@@ -8,12 +8,11 @@ import {
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
+import { QueryLoadError } from '@/components/query-load-error';
 import { SettingsSection } from '@/components/settings-section';
-import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
-import { ApiError } from '@/lib/api-client';
 import { useNotificationSettings, useSetEmailNotification, type OptionalNotificationType } from '../api/settings';
 
 /**
@@ -76,15 +75,12 @@ function EmailSettings() {
   if (query.data) return <EmailSwitches settings={query.data} />;
   if (query.isError) {
     return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-destructive/40 p-4">
-        <p>
-          We couldn&apos;t load your notification settings.
-          {query.error instanceof ApiError ? ` ${query.error.message}` : ''}
-        </p>
-        <Button variant="outline" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <QueryLoadError
+        what="your notification settings"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        className="rounded-lg border border-destructive/40 p-4"
+      />
     );
   }
   return (
