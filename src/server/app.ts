@@ -4,7 +4,8 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
-import { accountRoutes, createAccountService } from './account';
+import { accountRoutes, createAccountService, createIdentityChecks } from './account';
+import { createSecondFactor } from './auth/second-factor';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
 import { authRoutes } from './auth/routes';
@@ -206,14 +207,16 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
   });
-  // Settings 'Profile', 'Password', 'Sessions': wrong current passwords are limited per account like sign-in's.
-  api.route(
-    '/account',
-    accountRoutes(
-      createAccountService(db, auth, attempts, { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs }),
-      throttle,
-    ),
-  );
+  // Settings (issue 13). Wrong passwords and codes are limited per account like sign-in's.
+  const secondFactor = createSecondFactor(db, clock);
+  const identity = createIdentityChecks(db, {
+    clock,
+    passwordMatches: (userId, password) => auth.passwordMatches(userId, password),
+    secondFactor,
+    counter: attempts,
+    limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
+  });
+  api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(

@@ -54,6 +54,8 @@ export const changePasswordSchema = refuseCommonPassword(
       current_password: currentPassword,
       new_password: newPasswordSchema,
       confirm_password: z.string({ error: PASSWORDS_DO_NOT_MATCH }),
+      /** With two-factor on and no check in the last 10 minutes (src/shared/two-factor.ts). */
+      code: z.string().trim().max(100).optional(),
     })
     .refine((v) => v.new_password === v.confirm_password, {
       message: PASSWORDS_DO_NOT_MATCH,
@@ -118,3 +120,85 @@ export const resetPasswordSchema = refuseCommonPassword(
 );
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 export const PASSWORD_UPDATED_TOAST = 'Password updated. You can now sign in.';
+
+// ─── Email (issue 13) ────────────────────────────────────────────────────────────────────────────────────────────
+/** The confirmation link to the new address is valid this long, once. */
+export const EMAIL_LINK_HOURS = 24;
+export const EMAIL_LINK_EXPIRED = RESET_LINK_EXPIRED;
+export const SAME_EMAIL_MESSAGE = 'That is already your email address';
+export const EMAIL_CHANGED_TOAST = 'Email changed';
+/** The 'Email' card while a change waits: 'Waiting for confirmation of {new address}'. */
+export const waitingForConfirmation = (address: string) => `Waiting for confirmation of ${address}`;
+
+/**
+ * `POST /api/account/email` { new_email, current_password, code? } -> 202 { pending_email }. The same answer
+ * whether the new address is free or taken (no enumeration): a free one gets the confirmation link (valid
+ * EMAIL_LINK_HOURS, once), a taken one gets a mail saying an account already uses it, both from a job. Wrong
+ * password: 400 `wrong_password` WRONG_CURRENT_PASSWORD; the current address: 400 SAME_EMAIL_MESSAGE; with
+ * two-factor on and no recent check, a `code` (src/shared/two-factor.ts). A newer request replaces the pending one.
+ * `DELETE /api/account/email` -> 204 cancels the pending change.
+ */
+export const changeEmailSchema = z.object({
+  new_email: forgotPasswordSchema.shape.email,
+  current_password: currentPassword,
+  code: z.string().trim().max(100).optional(),
+});
+export type ChangeEmailInput = z.input<typeof changeEmailSchema>;
+export const pendingEmailSchema = z.object({ pending_email: z.string() });
+
+/**
+ * `POST /api/auth/confirm-email` { token } (no session needed) -> 200 { email }: the account's address is now the new
+ * one; the old address gets the 'email_changed' security notice (data.to = old, data.new_email = new); every
+ * instance shows the new address at once. Expired, used or unknown: 400 `email_link_expired` EMAIL_LINK_EXPIRED;
+ * the address was taken meanwhile: 409 `email_taken`. Page: PAGE_PATHS.confirmEmail ('Email changed').
+ */
+export const confirmEmailSchema = z.object({
+  token: z.string({ error: EMAIL_LINK_EXPIRED }).min(1, EMAIL_LINK_EXPIRED).max(200, EMAIL_LINK_EXPIRED),
+});
+
+// ─── Your data, Delete account (issue 13) ────────────────────────────────────────────────────────────────────────
+/**
+ * `GET /api/account/export` (recent check) -> 200 application/json, `Content-Disposition: attachment;
+ * filename="ruralroute-data-YYYY-MM-DD.json"`: every key below, each a list (or an object) of what is stored about
+ * me, with ids, times as ISO strings and other people only by id and name.
+ */
+export const EXPORT_SECTIONS = [
+  'account',
+  'rides',
+  'requests',
+  'bookings_as_driver',
+  'bookings_as_requester',
+  'messages',
+  'reviews_by_me',
+  'reviews_about_me',
+  'notifications',
+  'notification_settings',
+  'sessions',
+  'reports',
+  'blocks',
+] as const;
+export const DOWNLOAD_DATA_LABEL = 'Download my data';
+
+export const DELETE_CONFIRM_WORD = 'DELETE';
+export const DELETE_CONFIRM_MESSAGE = 'Type DELETE to confirm';
+/** What the other people of a deleted account's messages, reviews and bookings see. */
+export const DELETED_USER_NAME = 'Deleted user';
+/** Cancelled bookings of a deleted account carry this reason (lifecycle's cancel reasons). */
+export const ACCOUNT_DELETED_REASON = 'Account deleted';
+
+/**
+ * `POST /api/account/delete` { confirm: 'DELETE', password, code? } -> 204 and the session cookie cleared. The code
+ * is required whenever two-factor is on. In one transaction: open offers withdrawn, confirmed bookings cancelled
+ * (reason 'account_deleted', the other person notified), rides and requests without bookings removed and the
+ * others closed, name/e-mail/password/about/sessions/tokens/notifications erased; messages and reviews stay,
+ * shown as DELETED_USER_NAME. A confirmation mail goes to the old address; the address can sign up again.
+ */
+export const deleteAccountSchema = z.object({
+  confirm: z
+    .string({ error: DELETE_CONFIRM_MESSAGE })
+    .refine((v) => v.trim() === DELETE_CONFIRM_WORD, DELETE_CONFIRM_MESSAGE),
+  password: currentPassword,
+  code: z.string().trim().max(100).optional(),
+});
+export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
+export const ACCOUNT_DELETED_TOAST = 'Your account was deleted';

@@ -42,6 +42,13 @@ export const ERROR_CODES = [
   'reset_link_expired',
   // A settings form's 'Current password' is wrong (400: it is a field error, not a signed-out session).
   'wrong_password',
+  // Two-factor and the re-check of sensitive actions (src/shared/two-factor.ts).
+  'reauth_required',
+  'code_required',
+  'wrong_code',
+  'two_factor_state',
+  // The new address's confirmation link (src/shared/account.ts) expired, was used, or never existed.
+  'email_link_expired',
   'internal_error',
 ] as const;
 

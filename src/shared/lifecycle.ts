@@ -43,8 +43,15 @@ export const CANCEL_REASONS = {
   item_not_ready: 'Item not ready',
   other: 'Other',
 } as const;
-export const cancelReasonSchema = z.enum(Object.keys(CANCEL_REASONS) as [keyof typeof CANCEL_REASONS]);
-export type CancelReason = z.infer<typeof cancelReasonSchema>;
+/** Reasons nobody picks: the app cancels with them (a deleted account's confirmed bookings, issue 13). */
+export const SYSTEM_CANCEL_REASONS = { account_deleted: 'Account deleted' } as const;
+/** Every reason a cancelled booking can show (the database's CHECK, the detail page, the notification). */
+export const ALL_CANCEL_REASONS = { ...CANCEL_REASONS, ...SYSTEM_CANCEL_REASONS } as const;
+/** What a person may choose in 'Cancel booking'. */
+export type CancelReason = keyof typeof CANCEL_REASONS;
+/** What a cancelled booking may carry. */
+export const cancelReasonSchema = z.enum(Object.keys(ALL_CANCEL_REASONS) as [keyof typeof ALL_CANCEL_REASONS]);
+export type AnyCancelReason = z.infer<typeof cancelReasonSchema>;
 
 export const CANCEL_DETAILS_MAX = 500;
 export const CANCEL_REASON_MESSAGE = 'Please choose a reason';

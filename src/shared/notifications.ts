@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CANCEL_REASONS } from './lifecycle';
+import { ALL_CANCEL_REASONS } from './lifecycle';
 import { bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
@@ -20,6 +20,8 @@ export const NOTIFICATION_TYPES = [
   'password_changed',
   'email_changed',
   'new_sign_in',
+  'two_factor_enabled',
+  'two_factor_disabled',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
@@ -29,6 +31,8 @@ export const SECURITY_NOTIFICATION_TYPES = [
   'password_changed',
   'email_changed',
   'new_sign_in',
+  'two_factor_enabled',
+  'two_factor_disabled',
 ] as const satisfies readonly NotificationType[];
 export type SecurityNotificationType = (typeof SECURITY_NOTIFICATION_TYPES)[number];
 export const isSecurityType = (t: NotificationType): t is SecurityNotificationType =>
@@ -51,6 +55,8 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
+  two_factor_enabled: 'Two-factor authentication was turned on',
+  two_factor_disabled: 'Two-factor authentication was turned off',
 };
 
 /** A message e-mail is sent at most once per conversation in this many minutes, and only if still unread. */
@@ -109,7 +115,7 @@ export function notificationText(type: NotificationType, d: NotificationData): s
       return `Your offer to carry ${t} was declined.`;
     case 'booking_cancelled': {
       if (d.reason === 'withdrawn') return `${who(d.actor_name)} withdrew their offer to carry ${t}.`;
-      const label = CANCEL_REASONS[d.reason as keyof typeof CANCEL_REASONS];
+      const label = ALL_CANCEL_REASONS[d.reason as keyof typeof ALL_CANCEL_REASONS];
       return `${who(d.actor_name)} cancelled the booking for ${t}${label ? ` (${label})` : ''}.`;
     }
     case 'picked_up':
@@ -136,6 +142,10 @@ export function notificationText(type: NotificationType, d: NotificationData): s
       return d.browser
         ? `Someone signed in to your RuralRoute account from a new browser (${d.browser}).`
         : 'Someone signed in to your RuralRoute account from a new browser.';
+    case 'two_factor_enabled':
+      return 'Two-factor authentication was turned on for your RuralRoute account.';
+    case 'two_factor_disabled':
+      return 'Two-factor authentication was turned off for your RuralRoute account.';
   }
 }
 
@@ -165,6 +175,10 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return 'Your e-mail address was changed';
     case 'new_sign_in':
       return 'New sign-in to your account';
+    case 'two_factor_enabled':
+      return 'Two-factor authentication turned on';
+    case 'two_factor_disabled':
+      return 'Two-factor authentication turned off';
   }
 }
 
@@ -180,6 +194,8 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':
+    case 'two_factor_enabled':
+    case 'two_factor_disabled':
       return PAGE_PATHS.settings;
     default:
       return d.booking_id ? bookingDetailPath(d.booking_id) : PAGE_PATHS.myBookings;

@@ -12,6 +12,8 @@ export const PAGE_PATHS = {
   /** Issue 13: 'Forgot password?' (asks for the e-mail) and the e-mailed link's 'Choose a new password'. */
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
+  /** Issue 13: the new address's confirmation link (works signed in or out). */
+  confirmEmail: '/confirm-email',
   dashboard: '/dashboard',
   myRides: '/dashboard/rides',
   myRequests: '/dashboard/requests',
@@ -59,6 +61,7 @@ export const PUBLIC_PATHS = [
   P.auth,
   P.forgotPassword,
   P.resetPassword,
+  P.confirmEmail,
   P.unsubscribe,
 ];
 

@@ -1,4 +1,5 @@
-// The account feature's public module (issue 13: Settings 'Profile', 'Password', 'Sessions'). app.ts wires the
+// The account feature's public module (issue 13: Settings 'Profile', 'Password', 'Sessions', and the re-check of sensitive actions). app.ts wires the
 // routes with the auth service as AccountAuth.
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
 export { accountRoutes } from './routes';
+export { createIdentityChecks, type Caller, type IdentityChecks } from './identity';

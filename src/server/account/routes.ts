@@ -6,6 +6,7 @@ import {
   changePasswordSchema,
   profileInputSchema,
 } from '../../shared/account';
+import { confirmIdentitySchema, RECENT_CHECK_MINUTES, WRONG_PASSWORD } from '../../shared/two-factor';
 import { idParamSchema, INPUT_FALLBACK_MESSAGE } from '../../shared/marketplace';
 import { DomainError } from '../core/domain-error';
 import { objectBody } from '../http/body';
@@ -14,6 +15,7 @@ import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter, firstIssueMessage, type ValidationResult } from '../http/validation';
+import type { IdentityChecks } from './identity';
 import { SESSION_NOT_FOUND, type AccountService, type Caller } from './service';
 
 const tags = ['account'];
@@ -105,6 +107,21 @@ const signOutOthersRoute = createRoute({
   },
 });
 
+const confirmIdentityRoute = createRoute({
+  method: 'post',
+  path: '/confirm-identity',
+  tags,
+  request: { body: jsonBody(objectBody(confirmIdentitySchema, INPUT_FALLBACK_MESSAGE)) },
+  responses: {
+    204: {
+      description:
+        "'Confirm it's you': the password (and, with two-factor on, a code) was right; for the next " +
+        `${RECENT_CHECK_MINUTES} minutes this session may take sensitive actions without asking again`,
+    },
+    ...errorResponses(400, 401, 415, 429),
+  },
+});
+
 /**
  * The password form's schema carries refinements (matching, common passwords), so it cannot be rebuilt with
  * objectBody: a body that is not an object at all answers the general message here instead of zod's wording.
@@ -116,14 +133,20 @@ function passwordHook(result: ValidationResult): undefined {
   throw new DomainError('validation_error', firstIssueMessage(result));
 }
 
-function callerOf(c: Context<AppEnv>): Caller {
+export function callerOf(c: Context<AppEnv>): Caller {
   const { user, session } = currentAuth(c);
   return { userId: user.id, sessionId: session.id };
 }
 
 /** `/account/...`: the signed-in person's own profile, password and sessions (Settings). */
-export function accountRoutes(service: AccountService, throttle: MiddlewareHandler<AppEnv>) {
+export function accountRoutes(service: AccountService, identity: IdentityChecks, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
+
+  router.openapi({ ...confirmIdentityRoute, middleware: [requireAuth, throttle] }, async (c) => {
+    const { password, code } = c.req.valid('json');
+    await identity.verify(callerOf(c), { password, code }, { wrongPasswordMessage: WRONG_PASSWORD });
+    return c.body(null, 204);
+  });
 
   router.openapi({ ...profileRoute, middleware: [requireAuth] }, async (c) =>
     c.json(await service.profile(currentAuth(c).user.id), 200),

@@ -1,10 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AccountProfile, AccountSession, ChangePasswordInput } from '../../shared/account';
-import { WRONG_CURRENT_PASSWORD } from '../../shared/account';
-import { DomainError, notFound } from '../core/domain-error';
+import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { profiles, users } from '../db/schema';
-import { enforceLimit, tooManyMessage, type AttemptCounter, type WindowLimit } from '../limits';
+import type { Caller, IdentityChecks } from './identity';
 
 export const SESSION_NOT_FOUND = 'Session not found.';
 
@@ -13,7 +12,6 @@ export const SESSION_NOT_FOUND = 'Session not found.';
  * only through their public modules, and auth's work on sessions and passwords stays in auth/service.ts).
  */
 export interface AccountAuth {
-  passwordMatches(userId: string, password: string): Promise<boolean>;
   /** New hash, every other session ended (on every instance), 'password_changed' sent: one transaction. */
   changePassword(userId: string, newPassword: string, keepSessionId?: string): Promise<number>;
   /** Runs `work` in a transaction that makes every instance forget its cached copies of the user's name. */
@@ -23,11 +21,7 @@ export interface AccountAuth {
   revokeOtherSessions(userId: string, currentSessionId: string): Promise<number>;
 }
 
-/** Who is asking: the user and the session of the request. */
-export interface Caller {
-  userId: string;
-  sessionId: string;
-}
+export type { Caller } from './identity';
 
 /** The form's fields after validation (profileInputSchema's output). */
 export interface ProfileChange {
@@ -37,9 +31,9 @@ export interface ProfileChange {
 
 /**
  * Settings 'Profile', 'Password' and 'Sessions' (issue 13). Everything acts on the caller's own account only.
- * `passwordLimit` bounds wrong current passwords per account, as sign-in bounds wrong passwords.
+ * `identity` checks passwords and codes, and bounds wrong ones per account as sign-in bounds wrong passwords.
  */
-export function createAccountService(db: Db, auth: AccountAuth, counter: AttemptCounter, passwordLimit: WindowLimit) {
+export function createAccountService(db: Db, auth: AccountAuth, identity: IdentityChecks) {
   async function profile(userId: string, exec: Db = db): Promise<AccountProfile> {
     const [row] = await exec
       .select({ full_name: profiles.fullName, about: profiles.about, email: users.email })
@@ -66,15 +60,11 @@ export function createAccountService(db: Db, auth: AccountAuth, counter: Attempt
   }
 
   /**
-   * 'Password': the current password must match. Each try is counted before argon2 runs (so parallel tries cannot
-   * all slip under the limit); a right one forgets the count. Over the limit: 429 without checking. On success
-   * every other session ends and this one stays.
+   * 'Password': the current password must match (and, with two-factor on and no recent check, a code:
+   * identity.ts counts the tries). On success every other session ends and this one stays.
    */
   async function changePassword(caller: Caller, input: ChangePasswordInput): Promise<void> {
-    await enforceLimit(counter, 'password-check', caller.userId, passwordLimit, tooManyMessage);
-    if (!(await auth.passwordMatches(caller.userId, input.current_password)))
-      throw new DomainError('wrong_password', WRONG_CURRENT_PASSWORD);
-    await counter.clear('password-check', caller.userId);
+    await identity.verify(caller, { password: input.current_password, code: input.code });
     await auth.changePassword(caller.userId, input.new_password, caller.sessionId);
   }
 

@@ -139,6 +139,8 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         expiresAt,
         lastSeenAt: new Date(now),
         userAgent: userAgent?.slice(0, 500) ?? null,
+        // Signing in with the password is a check (issue 13: sensitive actions need one within 10 minutes).
+        verifiedAt: new Date(now),
       });
       if (!(await recordBrowser(tx, userId, browserId))) return;
       const out = new Outbox();

@@ -1,5 +1,11 @@
 import { aliasedTable, and, eq, sql } from 'drizzle-orm';
-import type { BookingDetail, BookingEvent, BookingEventType, BookingRole, CancelReason } from '../../shared/lifecycle';
+import type {
+  BookingDetail,
+  BookingEvent,
+  BookingEventType,
+  BookingRole,
+  AnyCancelReason,
+} from '../../shared/lifecycle';
 import { centsToDecimal } from '../../shared/money';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { notFound } from '../core/domain-error';
@@ -24,7 +30,7 @@ interface EventJson {
   actor_id: string | null;
   actor_name: string | null;
   driver_id: string;
-  reason: CancelReason | null;
+  reason: AnyCancelReason | null;
   details: string | null;
 }
 

@@ -19,7 +19,12 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ABOUT_MAX } from '../../shared/account';
 import { CONTACT_LIMITS } from '../../shared/contact';
-import { bookingEventTypeSchema, CANCEL_DETAILS_MAX, CANCEL_REASONS, PHOTO_MAX_BYTES } from '../../shared/lifecycle';
+import {
+  ALL_CANCEL_REASONS,
+  bookingEventTypeSchema,
+  CANCEL_DETAILS_MAX,
+  PHOTO_MAX_BYTES,
+} from '../../shared/lifecycle';
 import { LIMITS } from '../../shared/limits';
 import { MESSAGE_MAX } from '../../shared/messages';
 import { NOTIFICATION_TYPES } from '../../shared/notifications';
@@ -41,6 +46,11 @@ export const users = pgTable(
     role: text('role').notNull().default('user'),
     /** Set by a moderator: the account cannot sign in, its sessions are gone and its listings leave Browse. */
     suspendedAt: timestamp('suspended_at', { withTimezone: true, precision: 3 }),
+    /**
+     * 'Delete account' (issue 13): the row stays so messages and reviews keep their author, shown as 'Deleted
+     * user'; the e-mail becomes `deleted-<id>@deleted.invalid`, the password hash unusable, the name erased.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
@@ -90,6 +100,11 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
+    /**
+     * The last time this session's password (and code, with two-factor on) was checked: sign-in, 'Confirm it's
+     * you', a settings form with the password. Sensitive actions need it within RECENT_CHECK_MINUTES (issue 13).
+     */
+    verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), check('sessions_aal_check', sql`${t.aal} in ('aal1', 'aal2')`)],
 );
@@ -464,7 +479,7 @@ export const bookingEvents = pgTable(
     check('booking_events_type_check', oneOf(t.type, bookingEventTypeSchema.options)),
     check('booking_events_from_check', oneOf(t.fromStatus, BOOKING_STATUSES)),
     check('booking_events_to_check', oneOf(t.toStatus, BOOKING_STATUSES)),
-    check('booking_events_reason_check', oneOf(t.reason, Object.keys(CANCEL_REASONS))),
+    check('booking_events_reason_check', oneOf(t.reason, Object.keys(ALL_CANCEL_REASONS))),
     check('booking_events_reason_when_cancelled', sql`(${t.type} = 'cancelled') = (${t.reason} is not null)`),
     check('booking_events_details_length', lengthAtMost(t.details, CANCEL_DETAILS_MAX)),
     check('booking_events_details_with_reason', sql`${t.details} is null or ${t.reason} is not null`),
@@ -699,4 +714,54 @@ export const passwordResetTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+// ─── Two-factor sign-in, e-mail change (issue 13) ───────────────────────────────────────────────────────────────
+/**
+ * A user's TOTP secret. `enabled_at` null: a set-up that was started and not confirmed (replaced by the next one).
+ * `last_used_step`: the 30-second step of the last accepted code; a code of that step or an earlier one is refused.
+ */
+export const twoFactorSecrets = pgTable('two_factor_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true, precision: 3 }),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/** One-time recovery codes: only their SHA-256 is stored; a new set replaces the old one. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * 'Email': a change waiting for its link to be opened. Only the token's SHA-256 is stored; valid EMAIL_LINK_HOURS,
+ * once; a newer request for the same user replaces the older (delete + insert).
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('email_changes_user_idx').on(t.userId)],
 );

@@ -49,6 +49,13 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   already_replied: { status: 409 },
   reset_link_expired: { status: 400 },
   wrong_password: { status: 400 },
+  // The session's last password (+ code) check is older than RECENT_CHECK_MINUTES: 'Confirm it's you' first.
+  reauth_required: { status: 403 },
+  code_required: { status: 400 },
+  wrong_code: { status: 400 },
+  // Two-factor is already on (set-up), or no set-up was started (enable), or it is off (turn off).
+  two_factor_state: { status: 409 },
+  email_link_expired: { status: 400 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },

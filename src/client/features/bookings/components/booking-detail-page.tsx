@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type * as React from 'react';
 import { formatLongDate } from '../../../../shared/dates';
-import { CANCEL_REASONS, type BookingDetail, type BookingRole } from '../../../../shared/lifecycle';
+import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '../../../../shared/lifecycle';
 import { idParamSchema } from '../../../../shared/marketplace';
 import { formatMoney } from '../../../../shared/money';
 import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '../../../../shared/routes';
@@ -91,7 +91,7 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
       </CardHeader>
       <CardContent className="space-y-1">
         <p>Cancelled by {who}.</p>
-        <p>Reason: {CANCEL_REASONS[c.reason]}</p>
+        <p>Reason: {ALL_CANCEL_REASONS[c.reason]}</p>
         {c.details ? <p className="whitespace-pre-line break-words">Details: {c.details}</p> : null}
       </CardContent>
     </Card>

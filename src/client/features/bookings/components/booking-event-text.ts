@@ -1,4 +1,4 @@
-import { CANCEL_REASONS, type BookingEvent } from '../../../../shared/lifecycle';
+import { ALL_CANCEL_REASONS, type BookingEvent } from '../../../../shared/lifecycle';
 
 /** ' by Ana Diaz', or nothing when the system acted. */
 const by = (event: BookingEvent) => (event.actor ? ` by ${event.actor.full_name}` : '');
@@ -31,5 +31,5 @@ export function bookingEventText(event: BookingEvent): string {
 
 /** 'Reason: Plans changed', for an event that carries one. */
 export function reasonText(reason: BookingEvent['reason']): string | null {
-  return reason ? `Reason: ${CANCEL_REASONS[reason]}` : null;
+  return reason ? `Reason: ${ALL_CANCEL_REASONS[reason]}` : null;
 }
