@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { normalizeEmail, sessionInfoSchema, signInSchema, signUpSchema, userSchema } from '../../shared/auth';
+import { INPUT_FALLBACK_MESSAGE } from '../../shared/marketplace';
 import { MODERATION_ERRORS } from '../../shared/moderation';
 import { CODE_REQUIRED, signInCodeSchema, WRONG_CODE } from '../../shared/two-factor';
 import type { AuthContext } from '../core/auth-context';
@@ -124,15 +125,14 @@ function sessionInfo(user: AuthContext['user'], aal: 'aal1' | 'aal2', idleUntil:
 
 /**
  * A body that is neither `{ code }` nor `{ recovery_code }` (empty, both, not an object): zod's union says only
- * 'Invalid input', so the code field's own message answers instead.
+ * 'Invalid input', so the code field's own message answers instead; a field of neither form gets the general one.
  */
 function codeHook(result: ValidationResult): undefined {
   if (result.success) return undefined;
   const issue = (result.error as { issues?: { code: string }[] } | undefined)?.issues?.[0];
-  throw new DomainError(
-    'validation_error',
-    issue?.code === 'invalid_union' ? CODE_REQUIRED : firstIssueMessage(result),
-  );
+  if (issue?.code === 'invalid_union') throw new DomainError('validation_error', CODE_REQUIRED);
+  if (issue?.code === 'unrecognized_keys') throw new DomainError('validation_error', INPUT_FALLBACK_MESSAGE);
+  throw new DomainError('validation_error', firstIssueMessage(result));
 }
 
 const PENDING = { user: null, session: null, two_factor_pending: true } as const;
