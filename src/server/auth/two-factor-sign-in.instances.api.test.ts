@@ -1,7 +1,8 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../shared/auth';
 import type { Database } from '../db/client';
 import { STRONG_PASSWORD, setupTwoInstances } from '../test/harness';
+import { serveApp, SseClient } from '../test/sse';
 import { frozenClock, STEP_MS, twoFactorSteps } from '../test/two-factor';
 import { SESSION_REVOKED } from './service';
 import { hashToken } from './tokens';
@@ -51,6 +52,13 @@ describe.skipIf(!realPostgres)('two-factor sign-in across two instances on one P
   beforeAll(() =>
     until('both LISTEN connections', () => ctx.databases.every((d) => d.notifications.isListening(SESSION_REVOKED))),
   );
+
+  const servers: { url: string; close(): Promise<void> }[] = [];
+  const clients: SseClient[] = [];
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await Promise.all(servers.map((s) => s.close()));
+  });
 
   it('a session pending on A that gives its code on B is signed in on A at once', async () => {
     const me = await signUpAndIn('Ada Instances');
@@ -103,5 +111,28 @@ describe.skipIf(!realPostgres)('two-factor sign-in across two instances on one P
     expect(await ended).toBe(true);
     expect(await sessionOn(a, other)).toEqual({ user: null, session: null });
     expect(await profileStatus(a, me.token)).toBe(200);
+  });
+
+  it("turning two-factor on via A ends the live stream of the user's other session on B, not its own", async () => {
+    servers.push(await serveApp(ctx.apps[1]));
+    const me = await signUpAndIn('Ada Instances');
+    const other = await signIn(me.email, STRONG_PASSWORD);
+    const open = async (token: string) => {
+      const client = await SseClient.open(servers[0]!.url, { cookie: token });
+      clients.push(client);
+      expect(client.status).toBe(200);
+      await client.take(1);
+      return client;
+    };
+    const [mine, theirs] = [await open(me.token), await open(other)];
+    await onA.turnOn(me.token);
+    await theirs.ended;
+    expect(theirs.closed).toBe(true);
+    // The enabling session’s stream stays open (its re-check is done by now), and a pending session cannot open one.
+    await mine.quiet(300);
+    expect(mine.closed).toBe(false);
+    const refused = await SseClient.open(servers[0]!.url, { cookie: other });
+    clients.push(refused);
+    expect(refused.status).toBe(401);
   });
 });
