@@ -3,3 +3,5 @@
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
 export { accountRoutes } from './routes';
 export { createIdentityChecks, type Caller, type IdentityChecks } from './identity';
+export { createTwoFactorService, type TwoFactorSettingsPort } from './two-factor-service';
+export { twoFactorRoutes } from './two-factor-routes';
