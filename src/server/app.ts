@@ -6,9 +6,14 @@ import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import {
   accountRoutes,
+  confirmEmailRoutes,
   createAccountService,
+  createEmailChangeService,
   createIdentityChecks,
   createTwoFactorService,
+  EMAIL_CHANGE_JOB,
+  emailChangeMailHandler,
+  emailChangeRoutes,
   twoFactorRoutes,
 } from './account';
 import { createSecondFactor } from './auth/second-factor';
@@ -229,7 +234,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     counter: attempts,
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
-  api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
+  api.route('/account', accountRoutes(createAccountService(db, auth, identity, clock), identity, throttle));
   api.route(
     '/account',
     twoFactorRoutes(
@@ -240,6 +245,10 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       throttle,
     ),
   );
+  // Settings 'Email': the request and 'Cancel change' under /account, the mailed link under /auth (no session).
+  const emailChange = createEmailChangeService(db, { clock, identity, auth });
+  api.route('/account', emailChangeRoutes(emailChange, throttle));
+  api.route('/auth', confirmEmailRoutes(emailChange));
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(
@@ -374,6 +383,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl: env.APP_URL, clock }));
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 

@@ -1,5 +1,5 @@
 import { PageHeader } from '@/components/page-header';
-import { PasswordSection, ProfileSection, SessionsSection } from '@/features/account';
+import { EmailSection, PasswordSection, ProfileSection, SessionsSection } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
 import { NotificationsSection } from './notifications-section';
 
@@ -9,6 +9,7 @@ import { NotificationsSection } from './notifications-section';
  */
 const SECTIONS = [
   { id: 'profile', Section: ProfileSection },
+  { id: 'email', Section: EmailSection },
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'notifications', Section: NotificationsSection },
