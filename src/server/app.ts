@@ -4,7 +4,17 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
-import { accountRoutes, createAccountService, createIdentityChecks } from './account';
+import { sql } from 'drizzle-orm';
+import {
+  accountRoutes,
+  createAccountService,
+  createIdentityChecks,
+  ACCOUNT_DELETED_JOB,
+  accountDeletedMailHandler,
+  createAccountDeletion,
+  createDataExport,
+  dataRoutes,
+} from './account';
 import { createSecondFactor } from './auth/second-factor';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
@@ -22,7 +32,8 @@ import { createEventHub } from './events';
 import { EVENTS_PATH, eventRoutes } from './events/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
-import type { Notifications } from './db/notify';
+import { pgNotify, type Notifications } from './db/notify';
+import { sessions as sessionsTable } from './db/schema';
 import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
@@ -217,6 +228,27 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
   api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
+  // 'Your data' and 'Delete account'. Deletion ends the sessions inside its own transaction; the `user:` notice
+  // (sent on commit) reaches every instance's session cache and live streams, as auth.revokeUserSessions' does.
+  const endSessions = async (tx: Db, userId: string) => {
+    await tx.execute(sql`
+      with gone as (delete from ${sessionsTable} where ${sessionsTable.userId} = ${userId} returning 1)
+      select ${pgNotify(SESSION_REVOKED, `user:${userId}`)} where exists (select 1 from gone)`);
+  };
+  api.route(
+    '/account',
+    dataRoutes(
+      createDataExport(db, { clock, listSessions: (userId) => auth.listSessions(userId) }),
+      createAccountDeletion(db, identity, {
+        clock,
+        changeUser: (userId, work) => auth.changeUser(userId, work),
+        endSessions,
+        counter: attempts,
+      }),
+      identity,
+      throttle,
+    ),
+  );
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(
@@ -351,6 +383,10 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(
+    ACCOUNT_DELETED_JOB,
+    accountDeletedMailHandler(db, mailer, { appUrl: env.APP_URL, supportEmail: env.SUPPORT_EMAIL }),
+  );
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 

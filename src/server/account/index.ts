@@ -3,3 +3,7 @@
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
 export { accountRoutes } from './routes';
 export { createIdentityChecks, type Caller, type IdentityChecks } from './identity';
+export { createDataExport, type DataExport } from './export';
+export { createAccountDeletion, type AccountDeletion } from './deletion';
+export { ACCOUNT_DELETED_JOB, accountDeletedMailHandler } from './deletion-mail';
+export { dataRoutes } from './data-routes';
