@@ -4,7 +4,6 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
-import { sql } from 'drizzle-orm';
 import {
   ACCOUNT_DELETED_JOB,
   accountDeletedMailHandler,
@@ -40,8 +39,7 @@ import { createEventHub } from './events';
 import { EVENTS_PATH, eventRoutes } from './events/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
-import { pgNotify, type Notifications } from './db/notify';
-import { sessions as sessionsTable } from './db/schema';
+import type { Notifications } from './db/notify';
 import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
@@ -258,11 +256,6 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   api.route('/auth', confirmEmailRoutes(emailChange));
   // 'Your data' and 'Delete account'. Deletion ends the sessions inside its own transaction; the `user:` notice
   // (sent on commit) reaches every instance's session cache and live streams, as auth.revokeUserSessions' does.
-  const endSessions = async (tx: Db, userId: string) => {
-    await tx.execute(sql`
-      with gone as (delete from ${sessionsTable} where ${sessionsTable.userId} = ${userId} returning 1)
-      select ${pgNotify(SESSION_REVOKED, `user:${userId}`)} where exists (select 1 from gone)`);
-  };
   api.route(
     '/account',
     dataRoutes(
@@ -270,7 +263,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       createAccountDeletion(db, identity, {
         clock,
         changeUser: (userId, work) => auth.changeUser(userId, work),
-        endSessions,
+        endSessions: (tx, userId) => auth.endUserSessions(tx, userId),
         counter: attempts,
       }),
       identity,

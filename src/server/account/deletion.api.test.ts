@@ -15,7 +15,8 @@ import type { Review } from '../../shared/reviews';
 import { CODE_REQUIRED, WRONG_CODE } from '../../shared/two-factor';
 import { verifyPassword } from '../auth/password';
 import { rowsOf } from '../db/rows';
-import { jobs, twoFactorSecrets, users } from '../db/schema';
+import { jobs, users } from '../db/schema';
+import { turnOnDirectly } from '../test/two-factor';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
 import { tombstoneEmail, UNUSABLE_PASSWORD_HASH } from './deletion';
@@ -74,9 +75,7 @@ describe('Delete account: what it refuses', () => {
 
   it('with two-factor on, a code is required even right after signing in, and must be right', async () => {
     const me = await signUpAndIn('Keep Me');
-    await ctx.database.db
-      .insert(twoFactorSecrets)
-      .values({ userId: me.user.id, secret: TOTP_SECRET, enabledAt: new Date() });
+    await turnOnDirectly(ctx.database.db, me.user.id, TOTP_SECRET);
     const missing = await remove(me.token, deleteForm());
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ code: 'code_required', message: CODE_REQUIRED });

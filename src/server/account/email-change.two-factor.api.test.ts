@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WRONG_CURRENT_PASSWORD, type AccountProfile } from '../../shared/account';
 import { CODE_REQUIRED, WRONG_CODE } from '../../shared/two-factor';
-import { twoFactorSecrets } from '../db/schema';
+import { turnOnDirectly } from '../test/two-factor';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 
 /** RFC 6238's test secret ('12345678901234567890') in base32: codes are computed here as an app would. */
@@ -26,9 +26,7 @@ const pendingOf = async (token: string) =>
 describe("'Email' with two-factor on", () => {
   it('needs a code once the last check is older than 10 minutes, and takes a right one', async () => {
     const me = await signUpAndIn('Tara Twofactor');
-    await ctx.database.db
-      .insert(twoFactorSecrets)
-      .values({ userId: me.user.id, secret: SECRET, enabledAt: new Date() });
+    await turnOnDirectly(ctx.database.db, me.user.id, SECRET);
     const form = (address: string) => ({ new_email: address, current_password: STRONG_PASSWORD });
 
     // Signing in was the check: within 10 minutes the password alone is enough.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import { emailChanges, recoveryCodes, twoFactorSecrets } from '../db/schema';
+import { emailChanges, recoveryCodes } from '../db/schema';
+import { turnOnDirectly } from '../test/two-factor';
 import type { CallOptions, CallResult } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { rideBody } from '../test/marketplace';
@@ -105,7 +106,7 @@ export async function seedAccountStory(
     200,
     'settings',
   );
-  await db.insert(twoFactorSecrets).values({ userId: me.user.id, secret: TOTP_SECRET, enabledAt: new Date() });
+  await turnOnDirectly(db, me.user.id, TOTP_SECRET);
   await db.insert(recoveryCodes).values({ userId: me.user.id, codeHash: 'f'.repeat(64) });
   await db.insert(emailChanges).values({
     userId: me.user.id,
