@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Password, Sessions, Notifications, Blocked people', async () => {
+  it('has its sections in order: Profile, Password, Sessions, Two-factor, Notifications, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -53,8 +53,11 @@ describe('Settings page', () => {
       'Profile',
       'Password',
       'Sessions',
+      'Two-factor authentication',
       'Notifications',
       'Blocked people',
+      'Your data',
+      'Delete account',
     ]);
     expect(await within(screen.getByRole('region', { name: 'Profile' })).findByLabelText('Full name')).toHaveValue(
       'Ada Field',
