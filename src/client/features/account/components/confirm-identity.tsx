@@ -43,10 +43,12 @@ function ConfirmIdentityDialog({
   open,
   onDone,
   onCancel,
+  onCloseAutoFocus,
 }: {
   open: boolean;
   onDone: () => void;
   onCancel: () => void;
+  onCloseAutoFocus: (event: Event) => void;
 }) {
   const status = useTwoFactorStatus({ enabled: open });
   const [codeAsked, setCodeAsked] = useState(false);
@@ -83,7 +85,7 @@ function ConfirmIdentityDialog({
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && !isSubmitting && close(onCancel)}>
-      <DialogContent aria-describedby="confirm-identity-description">
+      <DialogContent aria-describedby="confirm-identity-description" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{CONFIRM_IDENTITY_TITLE}</DialogTitle>
           <DialogDescription id="confirm-identity-description">
@@ -129,6 +131,8 @@ function ConfirmIdentityDialog({
  */
 export function ConfirmIdentityProvider({ children }: { children: React.ReactNode }) {
   const waiters = useRef<Waiter[]>([]);
+  // The dialog has no trigger of its own: focus goes back to what had it (the card's button) when it closes.
+  const returnFocus = useRef<HTMLElement | null>(null);
   const [open, setOpen] = useState(false);
 
   const settle = (how: (waiter: Waiter) => void) => {
@@ -146,6 +150,7 @@ export function ConfirmIdentityProvider({ children }: { children: React.ReactNod
     }
     await new Promise<void>((resolve, reject) => {
       waiters.current.push({ resolve, reject });
+      if (document.activeElement instanceof HTMLElement) returnFocus.current ??= document.activeElement;
       setOpen(true);
     });
     return action();
@@ -159,6 +164,11 @@ export function ConfirmIdentityProvider({ children }: { children: React.ReactNod
         open={open}
         onDone={() => settle((w) => w.resolve())}
         onCancel={() => settle((w) => w.reject(new RecheckCancelled()))}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          returnFocus.current?.focus();
+          returnFocus.current = null;
+        }}
       />
     </RecentCheckContext>
   );
