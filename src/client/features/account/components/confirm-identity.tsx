@@ -59,7 +59,7 @@ function ConfirmIdentityDialog({
 
   const submit = form.handleSubmit(async ({ password, code }) => {
     try {
-      await confirmIdentity(needCode ? { password, code } : { password });
+      await confirmIdentity(needCode ? { password, code: anyCodeSchema.parse(code) } : { password });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'wrong_password') {
         form.setError('password', { message: err.message }, { shouldFocus: true });

@@ -70,7 +70,9 @@ function DeleteAccountDialog() {
   };
 
   const submit = form.handleSubmit(({ confirm, password, code }) => {
-    const input: DeleteAccountInput = needCode ? { confirm, password, code } : { confirm, password };
+    const input: DeleteAccountInput = needCode
+      ? { confirm, password, code: anyCodeSchema.parse(code) }
+      : { confirm, password };
     remove.mutate(input, {
       onError: (err) => {
         if (err instanceof ApiError && err.code === 'wrong_password') {

@@ -41,8 +41,9 @@ export function TwoFactorSetupStep({
     }
   };
 
+  // Sent as the schema reads it ('123 456' -> '123456'); the rule already checked it parses.
   const submit = form.handleSubmit(({ code }) =>
-    enable.mutate(code, {
+    enable.mutate(totpCodeSchema.parse(code), {
       onSuccess: onEnabled,
       onError: (err) => {
         if (err instanceof ApiError && (err.code === 'wrong_code' || err.code === 'code_required')) {

@@ -37,7 +37,7 @@ export function TurnOffTwoFactor({ onDone }: { onDone: () => void }) {
   };
 
   const submit = form.handleSubmit(({ code }) =>
-    disable.mutate(code, {
+    disable.mutate(anyCodeSchema.parse(code), {
       onSuccess: () => {
         setSucceeded(true);
         setOpen(false);

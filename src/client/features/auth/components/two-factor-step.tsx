@@ -45,17 +45,23 @@ export function TwoFactorStep() {
   const error = errors[field]?.message;
 
   const submit = form.handleSubmit((values) =>
-    send.mutate(mode === 'code' ? { code: values.code } : { recovery_code: values.recovery_code }, {
-      onError: (err) => {
-        if (err instanceof ApiError && (err.code === 'wrong_code' || err.code === 'validation_error')) {
-          form.setError(field, { message: err.message }, { shouldFocus: true });
-        } else if (err instanceof ApiError && err.status === 401) {
-          toastError('Error', SIGN_IN_EXPIRED);
-        } else {
-          toastApiError(err);
-        }
+    // Sent as the schemas read them: '123 456' -> '123456', 'ABCDE EFGHI' -> 'abcde-efghi'.
+    send.mutate(
+      mode === 'code'
+        ? { code: totpCodeSchema.parse(values.code) }
+        : { recovery_code: recoveryCodeSchema.parse(values.recovery_code) },
+      {
+        onError: (err) => {
+          if (err instanceof ApiError && (err.code === 'wrong_code' || err.code === 'validation_error')) {
+            form.setError(field, { message: err.message }, { shouldFocus: true });
+          } else if (err instanceof ApiError && err.status === 401) {
+            toastError('Error', SIGN_IN_EXPIRED);
+          } else {
+            toastApiError(err);
+          }
+        },
       },
-    }),
+    ),
   );
 
   const switchTo = (next: Mode) => {
