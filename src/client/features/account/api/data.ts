@@ -47,7 +47,7 @@ export function useDownloadMyData() {
       withRecentCheck(async () => {
         const res = await apiResponse('/account/export');
         const filename = filenameOf(res.headers.get('Content-Disposition'));
-        saveFile(new Blob([await res.blob()], { type: 'application/json' }), filename);
+        saveFile(new Blob([await res.text()], { type: 'application/json' }), filename);
         return filename;
       }),
   });
