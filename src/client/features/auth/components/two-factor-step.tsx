@@ -77,14 +77,9 @@ export function TwoFactorStep() {
           ? 'Open the authenticator app on your phone and type the 6-digit code it shows for RuralRoute.'
           : 'Type one of the recovery codes you saved when you set up two-factor authentication. Each code works once.'}
       </p>
-      <form
-        aria-label={mode === 'code' ? CODE_LABEL : RECOVERY_CODE_LABEL}
-        noValidate
-        className="space-y-4"
-        onSubmit={submit}
-      >
+      <form noValidate className="space-y-4" onSubmit={submit}>
         {mode === 'code' ? (
-          <Field id="signin-code" label={CODE_LABEL} error={error}>
+          <Field key="code" id="signin-code" label={CODE_LABEL} error={error}>
             <Input
               {...fieldAria('signin-code', error)}
               type="text"
@@ -97,7 +92,7 @@ export function TwoFactorStep() {
             />
           </Field>
         ) : (
-          <Field id="signin-recovery-code" label={RECOVERY_CODE_LABEL} error={error}>
+          <Field key="recovery" id="signin-recovery-code" label={RECOVERY_CODE_LABEL} error={error}>
             <Input
               {...fieldAria('signin-recovery-code', error)}
               type="text"
