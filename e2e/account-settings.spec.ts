@@ -172,11 +172,14 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
   await expect(region(page, 'Sessions').getByRole('listitem')).toHaveCount(1);
   await expectNoAxeViolations(page);
 
-  // Tab from the name field goes through the Profile, Password and Sessions controls in order.
+  // Tab from the name field goes through the Profile, Email, Password and Sessions controls in order.
   await region(page, 'Profile').getByLabel('Full name').focus();
   const order = [
     region(page, 'Profile').getByLabel('About you'),
     region(page, 'Profile').getByRole('button', { name: 'Save' }),
+    region(page, 'Email').getByLabel('New email'),
+    region(page, 'Email').getByLabel('Current password'),
+    region(page, 'Email').getByRole('button', { name: 'Change email' }),
     region(page, 'Password').getByLabel('Current password'),
     region(page, 'Password').getByLabel('New password', { exact: true }),
     region(page, 'Password').getByLabel('Confirm new password'),

@@ -4,8 +4,20 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
-import { accountRoutes, createAccountService, createIdentityChecks } from './account';
+import {
+  accountRoutes,
+  confirmEmailRoutes,
+  createAccountService,
+  createEmailChangeService,
+  createIdentityChecks,
+  createTwoFactorService,
+  EMAIL_CHANGE_JOB,
+  emailChangeMailHandler,
+  emailChangeRoutes,
+  twoFactorRoutes,
+} from './account';
 import { createSecondFactor } from './auth/second-factor';
+import { createTwoFactorSettings } from './auth/two-factor-settings';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
 import { authRoutes } from './auth/routes';
@@ -93,6 +105,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       cacheMs: env.SESSION_CACHE_SECONDS * 1000,
     },
     notifications,
+    clock,
   );
 
   // Live events: one hub per app, listening once for the whole process (events/hub.ts). A stream ends when its
@@ -103,7 +116,11 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     session: {
       channel: SESSION_REVOKED,
       hash: hashToken,
-      userOf: async (token) => (await auth.resolveSession(token))?.user.id ?? null,
+      // A session waiting for its second factor signs no one in (it cannot open a stream, and loses one it had).
+      userOf: async (token) => {
+        const ctx = await auth.resolveSession(token);
+        return ctx && !ctx.session.pending ? ctx.user.id : null;
+      },
     },
   });
 
@@ -169,10 +186,12 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const api = createRouter();
   const attempts = createAttemptCounter(db);
   const failedWindowMs = env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE;
+  const secondFactor = createSecondFactor(db, clock);
   api.route(
     '/auth',
     authRoutes(
       auth,
+      secondFactor,
       attempts,
       {
         failedPerAccountAddress: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
@@ -208,7 +227,6 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
   });
   // Settings (issue 13). Wrong passwords and codes are limited per account like sign-in's.
-  const secondFactor = createSecondFactor(db, clock);
   const identity = createIdentityChecks(db, {
     clock,
     passwordMatches: (userId, password) => auth.passwordMatches(userId, password),
@@ -216,7 +234,21 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     counter: attempts,
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
-  api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
+  api.route('/account', accountRoutes(createAccountService(db, auth, identity, clock), identity, throttle));
+  api.route(
+    '/account',
+    twoFactorRoutes(
+      createTwoFactorService(createTwoFactorSettings(db, auth, clock), identity, {
+        counter: attempts,
+        limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
+      }),
+      throttle,
+    ),
+  );
+  // Settings 'Email': the request and 'Cancel change' under /account, the mailed link under /auth (no session).
+  const emailChange = createEmailChangeService(db, { clock, identity, auth });
+  api.route('/account', emailChangeRoutes(emailChange, throttle));
+  api.route('/auth', confirmEmailRoutes(emailChange));
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(
@@ -351,6 +383,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl: env.APP_URL, clock }));
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 

@@ -67,6 +67,11 @@ export const sessionInfoSchema = z.object({
       expires_at: z.string(),
     })
     .nullable(),
+  /**
+   * True when the password was right but two-factor is on and no code was given yet (issue 13): the session is
+   * only 'pending' (user and session are null) until `POST /api/auth/two-factor` takes a code. Absent otherwise.
+   */
+  two_factor_pending: z.boolean().optional(),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALL_CANCEL_REASONS } from './lifecycle';
-import { bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
+import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
  * Notifications (issue 12, docs/notifications.md). Each one is a row written in the same transaction as the event
@@ -17,6 +17,8 @@ export const NOTIFICATION_TYPES = [
   'delivery_completed',
   'message',
   'review_published',
+  'ride_ask',
+  'search_match',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -52,6 +54,8 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   delivery_completed: 'A delivery was completed',
   message: 'New messages',
   review_published: 'A review of me was published',
+  ride_ask: 'Someone asks me to carry something on my ride',
+  search_match: 'New matches for my saved searches and route alerts',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -93,6 +97,13 @@ export const notificationDataSchema = z.object({
   new_email: z.string().optional(),
   /** email_changed: where the e-mail goes instead of the account's current address. */
   to: z.string().optional(),
+  /** ride_ask, search_match of a route alert: the ride (its 'Requests along this route' page). */
+  ride_id: z.string().optional(),
+  /** search_match: the saved search's name and kind, and the Browse path with its filters. */
+  search_id: z.string().optional(),
+  search_name: z.string().optional(),
+  kind: z.string().optional(),
+  path: z.string().optional(),
   /** The recipient's own id (review_published links to their profile). */
   user_id: z.string().optional(),
 });
@@ -132,6 +143,22 @@ export function notificationText(type: NotificationType, d: NotificationData): s
     }
     case 'review_published':
       return `${who(d.actor_name)} reviewed you for ${t}.`;
+    case 'ride_ask':
+      return `${who(d.actor_name)} asked you to carry ${t} on your ride.`;
+    case 'search_match': {
+      const n = d.count ?? 1;
+      const what =
+        d.kind === 'rides'
+          ? n > 1
+            ? `${n} new rides match`
+            : 'A new ride matches'
+          : n > 1
+            ? `${n} new requests match`
+            : 'A new request matches';
+      return d.ride_id
+        ? `${n > 1 ? `${n} new requests are` : 'A new request is'} along your route${d.search_name ? ` (${d.search_name})` : ''}.`
+        : `${what} your search${d.search_name ? ` “${d.search_name}”` : ''}.`;
+    }
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -169,6 +196,10 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return `New message from ${who(d.actor_name)}`;
     case 'review_published':
       return `${who(d.actor_name)} reviewed you`;
+    case 'ride_ask':
+      return `${who(d.actor_name)} asked you to carry ${t}`;
+    case 'search_match':
+      return d.ride_id ? 'New requests along your route' : `New matches for “${d.search_name ?? 'your search'}”`;
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':
@@ -191,6 +222,10 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
       return d.booking_id ? `${bookingDetailPath(d.booking_id)}#messages` : PAGE_PATHS.messages;
     case 'review_published':
       return d.booking_id ? bookingDetailPath(d.booking_id) : d.user_id ? profilePath(d.user_id) : PAGE_PATHS.dashboard;
+    case 'ride_ask':
+      return d.ride_id ? alongRoutePath(d.ride_id) : PAGE_PATHS.myRides;
+    case 'search_match':
+      return d.ride_id ? alongRoutePath(d.ride_id) : (d.path ?? PAGE_PATHS.alerts);
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':

@@ -27,12 +27,16 @@ export const PAGE_PATHS = {
   notificationSettings: '/dashboard/settings/notifications',
   /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
   unsubscribe: '/unsubscribe',
+  /** Issue 14: my saved searches and route alerts. */
+  alerts: '/dashboard/settings/alerts',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
   profile: '/dashboard/users/:id',
+  /** Issue 14: a ride's 'Requests along this route' (its driver only). */
+  alongRoute: '/dashboard/rides/:id/along-route',
 } as const;
 
 /** The auth page opened on its 'Sign Up' tab. */
@@ -43,6 +47,7 @@ export const MY_BOOKINGS_AS_REQUESTER_PATH = `${PAGE_PATHS.myBookings}?tab=reque
 
 export const requestDetailPath = (id: string) => `${PAGE_PATHS.myRequests}/${encodeURIComponent(id)}`;
 export const bookingDetailPath = (id: string) => `${PAGE_PATHS.myBookings}/${encodeURIComponent(id)}`;
+export const alongRoutePath = (rideId: string) => `${PAGE_PATHS.myRides}/${encodeURIComponent(rideId)}/along-route`;
 /** A person's profile (issue 11). */
 export const profilePath = (userId: string) => `/dashboard/users/${encodeURIComponent(userId)}`;
 
@@ -76,11 +81,12 @@ export const DASHBOARD_PATHS = [
   P.settings,
   P.notifications,
   P.notificationSettings,
+  P.alerts,
   P.adminReports,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */
-export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail, P.profile];
+export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail, P.profile, P.alongRoute];
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const DETAIL_PATTERNS = DETAIL_PATHS.map((p) => new RegExp(`^${p.replace(':id', UUID)}$`, 'i'));

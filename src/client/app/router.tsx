@@ -30,6 +30,7 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.auth, lazy: () => import('./routes/auth') },
               { path: PAGE_PATHS.forgotPassword, lazy: () => import('./routes/forgot-password') },
               { path: PAGE_PATHS.resetPassword, lazy: () => import('./routes/reset-password') },
+              { path: PAGE_PATHS.confirmEmail, lazy: () => import('./routes/confirm-email') },
               { path: PAGE_PATHS.unsubscribe, lazy: () => import('./routes/unsubscribe') },
             ],
           },

@@ -62,6 +62,46 @@ export async function replaceRecoveryCodes(tx: Db, userId: string): Promise<stri
   return codes;
 }
 
+/**
+ * Checks a TOTP code, or (when `recovery` allows it) a recovery code, of a user with two-factor on, inside the
+ * caller's transaction. A TOTP code records its step under the row's lock, so of two requests with one code only
+ * one succeeds; a recovery code is marked used the same way. False for a wrong or reused code, or when two-factor
+ * is off.
+ */
+export async function spendCode(
+  tx: Db,
+  userId: string,
+  code: string,
+  opts: { recovery: boolean; now: Date },
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ secret: twoFactorSecrets.secret, lastUsedStep: twoFactorSecrets.lastUsedStep })
+    .from(twoFactorSecrets)
+    .where(and(eq(twoFactorSecrets.userId, userId), isNotNull(twoFactorSecrets.enabledAt)))
+    .for('update');
+  if (!row) return false;
+  const step = await matchTotp(row.secret, code, opts.now, row.lastUsedStep);
+  if (step !== null) {
+    await tx.update(twoFactorSecrets).set({ lastUsedStep: step }).where(eq(twoFactorSecrets.userId, userId));
+    return true;
+  }
+  if (!opts.recovery) return false;
+  const parsed = recoveryCodeSchema.safeParse(code);
+  if (!parsed.success) return false;
+  const used = await tx
+    .update(recoveryCodes)
+    .set({ usedAt: opts.now })
+    .where(
+      and(
+        eq(recoveryCodes.userId, userId),
+        eq(recoveryCodes.codeHash, hashCode(parsed.data)),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: recoveryCodes.id });
+  return used.length > 0;
+}
+
 export function createSecondFactor(db: Db, clock: () => Date) {
   /** Whether the user has two-factor on (a confirmed secret). */
   async function isEnabled(userId: string, exec: Db = db): Promise<boolean> {
@@ -73,40 +113,9 @@ export function createSecondFactor(db: Db, clock: () => Date) {
     return Boolean(row);
   }
 
-  /**
-   * Checks a TOTP code, or (when `recovery` allows it) a recovery code, of a user with two-factor on. A TOTP code
-   * records its step under the row's lock, so of two requests with one code only one succeeds; a recovery code is
-   * marked used the same way. False for a wrong or reused code, or when two-factor is off.
-   */
+  /** spendCode in a transaction of its own. */
   async function verifyCode(userId: string, code: string, opts: { recovery: boolean }): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({ secret: twoFactorSecrets.secret, lastUsedStep: twoFactorSecrets.lastUsedStep })
-        .from(twoFactorSecrets)
-        .where(and(eq(twoFactorSecrets.userId, userId), isNotNull(twoFactorSecrets.enabledAt)))
-        .for('update');
-      if (!row) return false;
-      const step = await matchTotp(row.secret, code, clock(), row.lastUsedStep);
-      if (step !== null) {
-        await tx.update(twoFactorSecrets).set({ lastUsedStep: step }).where(eq(twoFactorSecrets.userId, userId));
-        return true;
-      }
-      if (!opts.recovery) return false;
-      const parsed = recoveryCodeSchema.safeParse(code);
-      if (!parsed.success) return false;
-      const used = await tx
-        .update(recoveryCodes)
-        .set({ usedAt: clock() })
-        .where(
-          and(
-            eq(recoveryCodes.userId, userId),
-            eq(recoveryCodes.codeHash, hashCode(parsed.data)),
-            isNull(recoveryCodes.usedAt),
-          ),
-        )
-        .returning({ id: recoveryCodes.id });
-      return used.length > 0;
-    });
+    return db.transaction((tx) => spendCode(tx, userId, code, { ...opts, now: clock() }));
   }
 
   /** Unused recovery codes of the user. */

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pgNotify, type Notifications } from '../db/notify';
 import { rowsOf } from '../db/rows';
-import { profiles, sessions, users } from '../db/schema';
+import { profiles, sessions, twoFactorSecrets, users } from '../db/schema';
 import { normalizeEmail, type User } from '../../shared/auth';
 import { isUniqueViolation } from '../db/errors';
 import type { AuthContext } from '../core/auth-context';
@@ -24,9 +24,11 @@ export interface SessionPolicy {
 }
 
 /**
- * Payload `token:<sha-256 hex>` (one session), `user:<id>` (all of a user's sessions, or all but one), or
- * `profile:<id>` (the user's name changed: cached sessions are dropped and looked up again, none is revoked; the
- * event hub ignores this kind).
+ * Payload `token:<sha-256 hex>` (one session: revoked, or its token replaced when it gave its second factor),
+ * `user:<id>` (all of a user's sessions, or all but one: revoked, or made to wait for a second factor when two-factor
+ * was turned on), or `profile:<id>` (the user's name changed: cached sessions are dropped and looked up again, none
+ * is revoked; the event hub ignores this kind). Every kind drops the cached sessions it names; the event hub
+ * re-checks the streams of the first two.
  */
 export const SESSION_REVOKED = 'session_revoked';
 
@@ -41,9 +43,16 @@ export interface SessionListing {
 
 /**
  * `notifications` carries revocations between instances. Without it the session cache stays off: another
- * instance's sign-out could not reach it.
+ * instance's sign-out could not reach it. `clock` stamps a session's `verified_at` (its last password or code
+ * check), which the re-check of sensitive actions compares with the same clock (account/identity.ts).
  */
-export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPolicy, notifications?: Notifications) {
+export function createAuthService(
+  db: Db,
+  cost: PasswordCost,
+  policy: SessionPolicy,
+  notifications?: Notifications,
+  clock: () => Date = () => new Date(),
+) {
   const decoy = decoyHasher(cost);
   const cache = new SessionCache<AuthContext>(policy.cacheMs ?? 0, (ctx) => ctx.user.id);
   if (notifications && cache.ttlMs > 0) {
@@ -90,13 +99,14 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
   }
 
   /**
-   * Returns the user when the password matches, null otherwise (same work either way). `suspended` is only ever
-   * told to someone who gave the right password: a wrong one gets the usual null.
+   * Returns the user when the password matches, null otherwise (same work either way). `suspended` and
+   * `twoFactor` (a code is needed next) are only ever told to someone who gave the right password: a wrong one gets
+   * the usual null.
    */
   async function verifyCredentials(
     emailInput: string,
     password: string,
-  ): Promise<{ user: User; suspended: boolean } | null> {
+  ): Promise<{ user: User; suspended: boolean; twoFactor: boolean } | null> {
     const email = normalizeEmail(emailInput);
     const [row] = await db
       .select({
@@ -106,9 +116,11 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         fullName: profiles.fullName,
         role: users.role,
         suspendedAt: users.suspendedAt,
+        twoFactorOn: twoFactorSecrets.userId,
       })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(twoFactorSecrets, twoFactorOn(users.id))
       .where(sql`lower(${users.email}) = ${email}`)
       .limit(1);
     if (!row) {
@@ -120,15 +132,22 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     return {
       user: { id: row.id, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
       suspended: row.suspendedAt !== null,
+      twoFactor: row.twoFactorOn !== null,
     };
   }
 
   /**
    * A new session for a signed-in user, from the browser whose cookie holds `browserId`. In the same transaction
    * the browser is recorded as the account's; one it has not seen before is told to its owner ('new_sign_in',
-   * always e-mailed, naming the browser from its User-Agent).
+   * always e-mailed, naming the browser from its User-Agent). With `pending` (two-factor is on) the session starts
+   * at aal1 and unchecked: it signs nothing in until completeSecondFactor.
    */
-  async function createSession(userId: string, userAgent: string | undefined, browserId: string) {
+  async function createSession(
+    userId: string,
+    userAgent: string | undefined,
+    browserId: string,
+    { pending }: { pending: boolean } = { pending: false },
+  ) {
     const token = newSessionToken();
     const now = Date.now();
     const expiresAt = new Date(now + policy.absoluteMs);
@@ -139,8 +158,9 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         expiresAt,
         lastSeenAt: new Date(now),
         userAgent: userAgent?.slice(0, 500) ?? null,
-        // Signing in with the password is a check (issue 13: sensitive actions need one within 10 minutes).
-        verifiedAt: new Date(now),
+        // Signing in with the password is a check (issue 13: sensitive actions need one within 10 minutes); with
+        // two-factor on, only the code completes it.
+        verifiedAt: pending ? null : clock(),
       });
       if (!(await recordBrowser(tx, userId, browserId))) return;
       const out = new Outbox();
@@ -183,10 +203,12 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
         email: users.email,
         fullName: profiles.fullName,
         role: users.role,
+        twoFactorOn: twoFactorSecrets.userId,
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .innerJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(twoFactorSecrets, twoFactorOn(users.id))
       // A suspended account's sessions are deleted when it is suspended; this holds even before that commits.
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(users.suspendedAt)))
       .limit(1);
@@ -196,13 +218,16 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
       await db.delete(sessions).where(eq(sessions.id, row.id));
       return null;
     }
+    const aal = row.aal === 'aal2' ? 'aal2' : 'aal1';
     const ctx: AuthContext = {
       user: { id: row.userId, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
       session: {
         id: row.id,
-        aal: row.aal === 'aal2' ? 'aal2' : 'aal1',
+        aal,
         lastSeenAt: row.lastSeenAt,
         expiresAt: row.expiresAt,
+        // Two-factor on and no code given by this session (it started so, or it predates turning it on).
+        pending: aal === 'aal1' && row.twoFactorOn !== null,
       },
     };
     // The cached object is shared: the session middleware's touch updates its lastSeenAt for every later hit.
@@ -235,6 +260,45 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     await db.execute(sql`
       with gone as (delete from ${sessions} where ${sessions.tokenHash} = ${tokenHash} returning 1)
       select ${pgNotify(SESSION_REVOKED, `token:${tokenHash}`)} where exists (select 1 from gone)`);
+  }
+
+  /**
+   * The code step of sign-in (POST /auth/two-factor) succeeded: the pending session of `token` becomes aal2, counts
+   * as just checked, and gets a new token, so a token seen before the second factor was given (planted, or read off
+   * the wire of the password step) never signs anyone in. Every instance drops the old token at once (`token:`,
+   * sent with the update). Null when the token no longer names a pending session.
+   */
+  async function completeSecondFactor(token: string) {
+    const oldHash = hashToken(token);
+    const fresh = newSessionToken();
+    cache.evict(oldHash);
+    const result = await db.execute(sql`
+      with raised as (
+        update ${sessions}
+        set token_hash = ${hashToken(fresh)}, aal = 'aal2', verified_at = ${clock().toISOString()}
+        where ${sessions.tokenHash} = ${oldHash} and ${sessions.aal} = 'aal1'
+        returning ${sessions.lastSeenAt} as last_seen_at, ${sessions.expiresAt} as expires_at
+      )
+      select last_seen_at, expires_at, ${pgNotify(SESSION_REVOKED, `token:${oldHash}`)} from raised`);
+    const [row] = rowsOf<{ last_seen_at: Date | string; expires_at: Date | string }>(result);
+    if (!row) return null;
+    return { token: fresh, lastSeenAt: new Date(row.last_seen_at), expiresAt: new Date(row.expires_at) };
+  }
+
+  /**
+   * Runs `work` (turning two-factor on or off, which changes what the user's sessions are) in a transaction that
+   * also tells every instance to drop the user's cached sessions and its event streams to re-check theirs
+   * (`user:`); this instance forgets them before and once it has committed.
+   */
+  async function changeSessions<T>(userId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+    cache.evictOwner(userId);
+    const result = await db.transaction(async (tx) => {
+      const value = await work(tx);
+      await tx.execute(sql`select ${pgNotify(SESSION_REVOKED, `user:${userId}`)}`);
+      return value;
+    });
+    cache.evictOwner(userId);
+    return result;
   }
 
   /**
@@ -365,6 +429,8 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
     verifyCredentials,
     createSession,
     resolveSession,
+    completeSecondFactor,
+    changeSessions,
     touchSession,
     revokeSession,
     revokeUserSessions,
@@ -379,6 +445,10 @@ export function createAuthService(db: Db, cost: PasswordCost, policy: SessionPol
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Joins the user's two-factor secret only when it is confirmed (two-factor on). */
+const twoFactorOn = (userId: typeof users.id) =>
+  and(eq(twoFactorSecrets.userId, userId), isNotNull(twoFactorSecrets.enabledAt));
 
 function emailTaken() {
   return new DomainError('email_taken', 'An account with this email already exists. Please sign in instead.');

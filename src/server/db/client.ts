@@ -69,14 +69,20 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   }
-  const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
+  const [{ PGlite }, { drizzle }, { pg_trgm }, { unaccent }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    // Issue 14's place suggestions and text search; the migrations create them (PostgreSQL ships both in contrib).
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
+  ]);
   let unlock = () => {};
   if (!opts.dataDir.startsWith('memory://')) {
     mkdirSync(opts.dataDir, { recursive: true });
     unlock = lockDataDir(opts.dataDir);
   }
   try {
-    const client = await PGlite.create(opts.dataDir);
+    const client = await PGlite.create(opts.dataDir, { extensions: { pg_trgm, unaccent } });
     if (migrate)
       await migratePglite(client).catch(async (err: unknown) => {
         await client.close();

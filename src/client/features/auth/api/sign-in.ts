@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { SignInInput } from '../../../../shared/auth';
+import type { SessionInfo, SignInInput } from '../../../../shared/auth';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { api } from '@/lib/api-client';
 import { toastApiError } from '@/lib/toast';
-import { PENDING_SESSION, sessionQueryKey, type SessionAnswer } from './session';
+import { PENDING_SESSION, sessionQueryKey } from './session';
 
 export function signIn(input: SignInInput) {
-  return api<SessionAnswer>('/auth/sign-in', { method: 'POST', body: input });
+  return api<SessionInfo>('/auth/sign-in', { method: 'POST', body: input });
 }
 
 /**

@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Password, Sessions, Two-factor, Notifications, Blocked people, Your data, Delete account', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Notifications, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -51,6 +51,7 @@ describe('Settings page', () => {
     renderWithProviders(<SettingsPage />);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Profile',
+      'Email',
       'Password',
       'Sessions',
       'Two-factor authentication',

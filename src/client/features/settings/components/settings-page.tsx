@@ -2,6 +2,7 @@ import { PageHeader } from '@/components/page-header';
 import {
   ConfirmIdentityProvider,
   DeleteAccountSection,
+  EmailSection,
   PasswordSection,
   ProfileSection,
   SessionsSection,
@@ -11,12 +12,10 @@ import {
 import { BlockedPeopleSection } from '@/features/moderation';
 import { NotificationsSection } from './notifications-section';
 
-/**
- * '/dashboard/settings': one card per section, in this order. Later sections (email after profile; two-step
- * sign-in, my data, delete account) are added to this list.
- */
+/** '/dashboard/settings': one card per section, in this order ('Delete account', the danger zone, last). */
 const SECTIONS = [
   { id: 'profile', Section: ProfileSection },
+  { id: 'email', Section: EmailSection },
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
