@@ -27,7 +27,7 @@ async function freshCode(secret: string, after = -1) {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 }
 
