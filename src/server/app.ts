@@ -4,13 +4,19 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
+import { sql } from 'drizzle-orm';
 import {
+  ACCOUNT_DELETED_JOB,
+  accountDeletedMailHandler,
   accountRoutes,
   confirmEmailRoutes,
+  createAccountDeletion,
   createAccountService,
+  createDataExport,
   createEmailChangeService,
   createIdentityChecks,
   createTwoFactorService,
+  dataRoutes,
   EMAIL_CHANGE_JOB,
   emailChangeMailHandler,
   emailChangeRoutes,
@@ -34,7 +40,8 @@ import { createEventHub } from './events';
 import { EVENTS_PATH, eventRoutes } from './events/routes';
 import { createDashboardService } from './dashboard/service';
 import type { Db } from './db/client';
-import type { Notifications } from './db/notify';
+import { pgNotify, type Notifications } from './db/notify';
+import { sessions as sessionsTable } from './db/schema';
 import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
 import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
@@ -249,6 +256,27 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const emailChange = createEmailChangeService(db, { clock, identity, auth });
   api.route('/account', emailChangeRoutes(emailChange, throttle));
   api.route('/auth', confirmEmailRoutes(emailChange));
+  // 'Your data' and 'Delete account'. Deletion ends the sessions inside its own transaction; the `user:` notice
+  // (sent on commit) reaches every instance's session cache and live streams, as auth.revokeUserSessions' does.
+  const endSessions = async (tx: Db, userId: string) => {
+    await tx.execute(sql`
+      with gone as (delete from ${sessionsTable} where ${sessionsTable.userId} = ${userId} returning 1)
+      select ${pgNotify(SESSION_REVOKED, `user:${userId}`)} where exists (select 1 from gone)`);
+  };
+  api.route(
+    '/account',
+    dataRoutes(
+      createDataExport(db, { clock, listSessions: (userId) => auth.listSessions(userId) }),
+      createAccountDeletion(db, identity, {
+        clock,
+        changeUser: (userId, work) => auth.changeUser(userId, work),
+        endSessions,
+        counter: attempts,
+      }),
+      identity,
+      throttle,
+    ),
+  );
   api.route('/rides', rideRoutes(createRideService(db), throttle));
   api.route('/requests', requestRoutes(createRequestService(db), throttle));
   api.route(
@@ -384,6 +412,10 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
   jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(
+    ACCOUNT_DELETED_JOB,
+    accountDeletedMailHandler(db, mailer, { appUrl: env.APP_URL, supportEmail: env.SUPPORT_EMAIL }),
+  );
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 

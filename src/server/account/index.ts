@@ -8,3 +8,7 @@ export { twoFactorRoutes } from './two-factor-routes';
 export { createEmailChangeService, EMAIL_CHANGE_JOB, type EmailChangeService } from './email-service';
 export { confirmEmailRoutes, emailChangeRoutes } from './email-routes';
 export { emailChangeMailHandler } from './email-mail';
+export { createDataExport, type DataExport } from './export';
+export { createAccountDeletion, type AccountDeletion } from './deletion';
+export { ACCOUNT_DELETED_JOB, accountDeletedMailHandler } from './deletion-mail';
+export { dataRoutes } from './data-routes';

@@ -46,6 +46,7 @@ const MESSAGE_BUCKET_SECONDS = MESSAGE_MAIL_INTERVAL_MINUTES * 60;
  * mail of that conversation went out within the interval (mail-job.ts).
  *
  * Call it while the rows it names (the booking, request, actor) still exist: the names and title are read now.
+ * Items for a deleted account (users.deleted_at) are dropped.
  */
 export async function notify(tx: Db, out: Outbox, items: readonly NewNotification[]): Promise<void> {
   if (!items.length) return;
@@ -80,6 +81,8 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
         select r.id, r.title from delivery_requests r where r.id = coalesce(i.request_id, b.request_id)
       ) r on true
       left join lateral (select p.full_name from profiles p where p.user_id = i.actor_id) p on true
+      -- A deleted account is told nothing more (a message or a review arriving later): one key probe per row.
+      where (select u.deleted_at from users u where u.id = i.user_id) is null
     ), ins as (
       insert into notifications as n (user_id, type, data, group_key)
       select user_id, type, data, group_key from resolved
