@@ -1,12 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNT_DELETED_TOAST, DELETE_CONFIRM_MESSAGE, DELETED_USER_NAME } from '../src/shared/account';
+import {
+  ACCOUNT_DELETED_TOAST,
+  DELETE_CONFIRM_MESSAGE,
+  DELETED_USER_NAME,
+  DOWNLOAD_DATA_LABEL,
+  EXPORT_SECTIONS,
+} from '../src/shared/account';
 import { expectNoAxeViolations, expectToast, PASSWORD } from './fixtures';
 import { dateInDays, goTo, tag } from './marketplace-helpers';
 import { bookingBetween, personOn } from './own-server';
 
 /**
- * Issue 13, 'Delete account' in two real browsers: a driver with a ride, a request of their own and a confirmed
- * booking (with messages) deletes the account; they land on the home page, cannot sign in again, and the other
+ * Issue 13, 'Your data' and 'Delete account' in two real browsers: a driver with a ride, a request of their own and a confirmed
+ * booking (with messages) downloads their data, then deletes the account; they land on the home page, cannot sign in again, and the other
  * person's booking is cancelled ('Account deleted') with the driver shown as 'Deleted user'.
  */
 
@@ -54,9 +61,21 @@ test('delete account: DELETE and the password, home with the toast, no more sign
   await rita.api('POST', `/api/bookings/${bookingId}/messages`, message('Thursday is perfect, thank you.'));
   expect(await browseHas(rita, '/api/rides/browse', ride.id)).toBe(true);
 
-  // Dora deletes her account from Settings.
+  // 'Your data' first: one JSON file with every section (just signed in, so no re-check).
   const d = dora.page;
   await goTo(d, 'Settings', 'Settings');
+  const yourData = d.getByRole('region', { name: 'Your data' });
+  const [download] = await Promise.all([
+    d.waitForEvent('download'),
+    yourData.getByRole('button', { name: DOWNLOAD_DATA_LABEL }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^ruralroute-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
+  expect(Object.keys(exported)).toEqual(expect.arrayContaining([...EXPORT_SECTIONS]));
+  expect(JSON.stringify(exported)).toContain('I can bring it on Thursday.');
+  await expect(yourData.getByRole('status')).toHaveText(`Saved ${download.suggestedFilename()} to your downloads.`);
+
+  // Dora deletes her account from Settings.
   const section = d.getByRole('region', { name: 'Delete account' });
   await expect(section.getByText(/cannot be undone/).first()).toBeVisible();
   await section.getByRole('button', { name: 'Delete account' }).click();
