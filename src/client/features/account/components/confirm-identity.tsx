@@ -57,6 +57,12 @@ function ConfirmIdentityDialog({
   const form = useForm<Values>({ defaultValues: { password: '', code: '' }, shouldUnregister: true });
   const { errors, isSubmitting } = form.formState;
 
+  const close = (then: () => void) => {
+    form.reset();
+    setCodeAsked(false);
+    then();
+  };
+
   const submit = form.handleSubmit(async ({ password, code }) => {
     try {
       await confirmIdentity(needCode ? { password, code: anyCodeSchema.parse(code) } : { password });
@@ -76,12 +82,6 @@ function ConfirmIdentityDialog({
     }
     close(onDone);
   });
-
-  const close = (then: () => void) => {
-    form.reset();
-    setCodeAsked(false);
-    then();
-  };
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && !isSubmitting && close(onCancel)}>
