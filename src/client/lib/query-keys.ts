@@ -45,4 +45,6 @@ export const queryKeys = {
   account: ['account'] as const,
   accountProfile: ['account', 'profile'] as const,
   accountSessions: ['account', 'sessions'] as const,
+  /** Two-factor (issue 13): on or off, recovery codes left; the re-check and delete dialogs read it too. */
+  accountTwoFactor: ['account', 'two-factor'] as const,
 };

@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Email, Password, Sessions, Notifications, Blocked people', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Notifications, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -54,8 +54,11 @@ describe('Settings page', () => {
       'Email',
       'Password',
       'Sessions',
+      'Two-factor authentication',
       'Notifications',
       'Blocked people',
+      'Your data',
+      'Delete account',
     ]);
     expect(await within(screen.getByRole('region', { name: 'Profile' })).findByLabelText('Full name')).toHaveValue(
       'Ada Field',
