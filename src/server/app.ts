@@ -5,6 +5,8 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import { accountRoutes, createAccountService, createIdentityChecks } from './account';
+import { alertMatching, createSavedSearchService, routeAlertRoutes, savedSearchRoutes } from './alerts';
+import { alongRouteRoutes, createAlongRouteService, createAskService } from './along-route';
 import { createSecondFactor } from './auth/second-factor';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
@@ -217,8 +219,13 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
   api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
-  api.route('/rides', rideRoutes(createRideService(db), throttle));
-  api.route('/requests', requestRoutes(createRequestService(db), throttle));
+  api.route('/rides', rideRoutes(createRideService(db, alertMatching.rideCreated), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db, alertMatching.requestCreated), throttle));
+  // Along the route, 'Ask to carry something', saved searches and route alerts (issue 14).
+  api.route('/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle));
+  const savedSearches = createSavedSearchService(db);
+  api.route('/rides', routeAlertRoutes(savedSearches, throttle));
+  api.route('/saved-searches', savedSearchRoutes(savedSearches, throttle));
   api.route(
     '/bookings',
     bookingRoutes({
