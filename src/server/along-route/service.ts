@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../db/cursor';
 import { rowsOf } from '../db/rows';
 import { rides } from '../db/schema';
 import { blockedWith } from '../moderation';
-import { alongRideSql, corridorBox, detourSql, frameOf, sqlFrameOf, type Point } from './geometry';
+import { alongRideSql, corridorBoxes, detourSql, frameOf, sqlFrameOf, type Point } from './geometry';
 
 export const RIDE_NOT_FOUND = 'Ride not found.';
 
@@ -101,16 +101,21 @@ export function createAlongRouteService(db: Db) {
 
   /**
    * The requests listed for the ride, with `asked` and `detour`, before ordering. Candidates are the open requests
-   * whose pickup AND delivery lie in the corridor's box (a range scan of the partial (lat, lon) indexes; the
-   * planner may AND both), plus the requests asked for this ride whatever their places; then the exact corridor
+   * whose pickup AND delivery lie in the corridor's boxes (range scans of the partial (lat, lon) indexes, one per
+   * box, OR-ed in a bitmap), plus the requests asked for this ride whatever their places; then the exact corridor
    * test, the date, and the usual exclusions (mine, suspended requesters, blocks either way, already offered).
    */
   function listed(driverId: string, ride: RideRoute, corridor: number): SQL {
     const frame = sqlFrameOf(frameOf(ride.origin, ride.destination));
-    const box = corridorBox(ride.origin, ride.destination, corridor);
+    const boxes = corridorBoxes(ride.origin, ride.destination, corridor);
     const inBox = (lat: string, lon: string) =>
-      sql`${sql.raw(lat)} between ${box.minLat}::float8 and ${box.maxLat}::float8
-        and ${sql.raw(lon)} between ${box.minLon}::float8 and ${box.maxLon}::float8`;
+      sql`(${sql.join(
+        boxes.map(
+          (box) => sql`(${sql.raw(lat)} between ${box.minLat}::float8 and ${box.maxLat}::float8
+            and ${sql.raw(lon)} between ${box.minLon}::float8 and ${box.maxLon}::float8)`,
+        ),
+        sql` or `,
+      )})`;
     const pickup = { lat: sql`r.pickup_lat`, lon: sql`r.pickup_lon` };
     const delivery = { lat: sql`r.delivery_lat`, lon: sql`r.delivery_lon` };
     return sql`
