@@ -24,6 +24,12 @@ export interface Point {
   lon: number;
 }
 
+/** Coordinates as SQL expressions (columns, parameters). */
+interface SqlPoint {
+  lat: unknown;
+  lon: unknown;
+}
+
 /** A ride's frame: its origin, the x scale, and the destination in frame miles (dx, dy) with its length². */
 export interface Frame {
   lat0: number;
@@ -156,20 +162,14 @@ export function offsetSql(f: SqlFrame, lat: unknown, lon: unknown): SQL {
  * The request is along the ride: pickup and delivery both within `miles` of the segment, and the pickup's
  * projection no later than the delivery's (the direction of travel).
  */
-export function alongRideSql(f: SqlFrame, pickup: Point_, delivery: Point_, miles: SQL): SQL {
+export function alongRideSql(f: SqlFrame, pickup: SqlPoint, delivery: SqlPoint, miles: SQL): SQL {
   return sql`(${offsetSql(f, pickup.lat, pickup.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8
     and ${offsetSql(f, delivery.lat, delivery.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8
     and ${alongSql(f, pickup.lat, pickup.lon)} <= ${alongSql(f, delivery.lat, delivery.lon)})`;
 }
 
-/** Coordinates as SQL expressions (columns). */
-interface Point_ {
-  lat: unknown;
-  lon: unknown;
-}
-
 /** The detour's added miles: origin -> pickup -> delivery -> destination, less origin -> destination. */
-export function detourSql(f: SqlFrame, pickup: Point_, delivery: Point_): SQL {
+export function detourSql(f: SqlFrame, pickup: SqlPoint, delivery: SqlPoint): SQL {
   const p = xy(f, pickup.lat, pickup.lon);
   const q = xy(f, delivery.lat, delivery.lon);
   return sql`(sqrt(power(${p.x}, 2) + power(${p.y}, 2)) + sqrt(power(${q.x} - ${p.x}, 2) + power(${q.y} - ${p.y}, 2))
@@ -177,7 +177,7 @@ export function detourSql(f: SqlFrame, pickup: Point_, delivery: Point_): SQL {
 }
 
 /** Great-circle miles (haversine) between two points given as SQL: Browse's 'Near' distance. */
-export function milesBetweenSql(a: Point_, b: Point_): SQL {
+export function milesBetweenSql(a: SqlPoint, b: SqlPoint): SQL {
   return sql`(3958.8 * 2 * asin(least(1, sqrt(power(sin(radians(${a.lat} - ${b.lat}) / 2), 2)
     + cos(radians(${a.lat})) * cos(radians(${b.lat})) * power(sin(radians(${a.lon} - ${b.lon}) / 2), 2)))))`;
 }
