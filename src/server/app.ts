@@ -21,6 +21,8 @@ import {
   emailChangeRoutes,
   twoFactorRoutes,
 } from './account';
+import { alertMatching, createSavedSearchService, routeAlertRoutes, savedSearchRoutes } from './alerts';
+import { alongRouteRoutes, createAlongRouteService, createAskService } from './along-route';
 import { createSecondFactor } from './auth/second-factor';
 import { createTwoFactorSettings } from './auth/two-factor-settings';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
@@ -270,8 +272,13 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       throttle,
     ),
   );
-  api.route('/rides', rideRoutes(createRideService(db), throttle));
-  api.route('/requests', requestRoutes(createRequestService(db), throttle));
+  api.route('/rides', rideRoutes(createRideService(db, alertMatching.rideCreated), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db, alertMatching.requestCreated), throttle));
+  // Along the route, 'Ask to carry something', saved searches and route alerts (issue 14).
+  api.route('/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle));
+  const savedSearches = createSavedSearchService(db);
+  api.route('/rides', routeAlertRoutes(savedSearches, throttle));
+  api.route('/saved-searches', savedSearchRoutes(savedSearches, throttle));
   api.route(
     '/bookings',
     bookingRoutes({

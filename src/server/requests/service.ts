@@ -94,7 +94,10 @@ const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as co
 /** Rows older than the cursor in (created_at, id) descending order. */
 const beforeCursor = sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
 
-export function createRequestService(db: Db) {
+/** Runs inside the transaction that creates a request, with its id (app.ts: alerts for new requests). */
+export type OnRequestCreated = (tx: Db, requestId: string) => Promise<unknown>;
+
+export function createRequestService(db: Db, onCreated: OnRequestCreated = async () => undefined) {
   const newestFirst = {
     after: beforeCursor,
     orderBy: [desc(deliveryRequests.createdAt), desc(deliveryRequests.id)],
@@ -146,18 +149,22 @@ export function createRequestService(db: Db) {
   }
 
   async function create(user: { id: string; full_name: string }, input: RequestFields): Promise<DeliveryRequest> {
-    const [row] = await db
-      .insert(deliveryRequests)
-      .values({
-        userId: user.id,
-        title: input.title,
-        description: input.description,
-        pickupLocation: input.pickup_location,
-        deliveryLocation: input.delivery_location,
-        neededByDate: input.needed_by_date,
-        compensationCents: input.compensation === null ? null : toCents(input.compensation),
-      })
-      .returning({ ...getTableColumns(deliveryRequests), ...ratingOf(deliveryRequests.userId) });
+    const [row] = await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(deliveryRequests)
+        .values({
+          userId: user.id,
+          title: input.title,
+          description: input.description,
+          pickupLocation: input.pickup_location,
+          deliveryLocation: input.delivery_location,
+          neededByDate: input.needed_by_date,
+          compensationCents: input.compensation === null ? null : toCents(input.compensation),
+        })
+        .returning({ ...getTableColumns(deliveryRequests), ...ratingOf(deliveryRequests.userId) });
+      if (inserted[0]) await onCreated(tx, inserted[0].id);
+      return inserted;
+    });
     if (!row) throw new Error('insert returned no row');
     return toRequest({ ...row, requesterName: user.full_name }, user.id);
   }

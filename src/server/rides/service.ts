@@ -77,7 +77,10 @@ const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:0
 /** Rows after the cursor in (date, time-or-end-of-day, id) order: one row comparison the indexes can range-scan. */
 const afterCursor = sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${sql.placeholder('date')}::date, ${sql.placeholder('time')}::time, ${sql.placeholder('id')}::uuid)`;
 
-export function createRideService(db: Db) {
+/** Runs inside the transaction that creates a ride, with its id (app.ts: alerts for new rides). */
+export type OnRideCreated = (tx: Db, rideId: string) => Promise<unknown>;
+
+export function createRideService(db: Db, onCreated: OnRideCreated = async () => undefined) {
   const list = (name: string, filter: SQL, from = () => db.select(columns).from(rides).$dynamic()) =>
     keysetList({
       name,
@@ -109,18 +112,22 @@ export function createRideService(db: Db) {
   }
 
   async function create(user: { id: string; full_name: string }, input: RideFields): Promise<Ride> {
-    const [row] = await db
-      .insert(rides)
-      .values({
-        userId: user.id,
-        origin: input.origin,
-        destination: input.destination,
-        departureDate: input.departure_date,
-        departureTime: input.departure_time,
-        availableSpace: input.available_space,
-        notes: input.notes,
-      })
-      .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
+    const [row] = await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(rides)
+        .values({
+          userId: user.id,
+          origin: input.origin,
+          destination: input.destination,
+          departureDate: input.departure_date,
+          departureTime: input.departure_time,
+          availableSpace: input.available_space,
+          notes: input.notes,
+        })
+        .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
+      if (inserted[0]) await onCreated(tx, inserted[0].id);
+      return inserted;
+    });
     if (!row) throw new Error('insert returned no row');
     return toRide({ ...row, posterName: user.full_name }, user.id);
   }
