@@ -181,6 +181,7 @@ export const EXPORT_SECTIONS = [
   'sessions',
   'reports',
   'blocks',
+  'saved_searches',
 ] as const;
 export const DOWNLOAD_DATA_LABEL = 'Download my data';
 

@@ -10,6 +10,7 @@ import {
   eventStreams,
   knownBrowsers,
   notificationPreferences,
+  savedSearches,
   notifications,
   passwordResetTokens,
   profiles,
@@ -151,6 +152,7 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       knownBrowsers,
       userEvents,
       eventStreams,
+      savedSearches,
     ])
       await tx.delete(table).where(eq(table.userId, userId));
     // Blocks serve nothing once one side is gone (a new account of the address is a new person).

@@ -178,6 +178,13 @@ describe('Your data: GET /account/export', () => {
     expect(section('blocks')).toEqual([
       expect.objectContaining({ user: { id: bob.user.id, full_name: 'Bob Blocked' } }),
     ]);
+    expect(section('saved_searches')).toEqual([
+      expect.objectContaining({
+        name: 'Feed sacks',
+        kind: 'requests',
+        filters: expect.objectContaining({ q: 'feed' }),
+      }),
+    ]);
   });
 
   it("holds nobody else's address, and another person's file holds nothing of mine", async () => {

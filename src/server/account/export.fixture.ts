@@ -106,6 +106,14 @@ export async function seedAccountStory(
     200,
     'settings',
   );
+  await ok(
+    call('POST', '/saved-searches', {
+      cookie: me.token,
+      body: { name: 'Feed sacks', kind: 'requests', filters: { q: 'feed' } },
+    }),
+    201,
+    'saved search',
+  );
   await turnOnDirectly(db, me.user.id, TOTP_SECRET);
   await db.insert(recoveryCodes).values({ userId: me.user.id, codeHash: 'f'.repeat(64) });
   await db.insert(emailChanges).values({

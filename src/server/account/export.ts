@@ -151,12 +151,18 @@ function sectionsQuery(userId: string) {
     sql`from blocks x join profiles o on o.user_id = x.blocked_id where x.blocker_id = ${userId}`,
     'x.created_at',
   );
+  const savedSearches = list(
+    sql`json_build_object('id', x.id, 'name', x.name, 'kind', x.kind, 'filters', x.filters, 'ride_id', x.ride_id,
+      'email', x.email, 'created_at', ${iso('x.created_at')})`,
+    sql`from saved_searches x where x.user_id = ${userId}`,
+    'x.created_at, x.id',
+  );
   return sql`select ${account}::text as account, ${rides}::text as rides, ${requests}::text as requests,
     ${bookingsAs(userId, 'driver')}::text as bookings_as_driver,
     ${bookingsAs(userId, 'requester')}::text as bookings_as_requester,
     ${messages}::text as messages, ${reviewsByMe}::text as reviews_by_me,
     ${reviewsAboutMe}::text as reviews_about_me, ${settings}::text as notification_settings,
-    ${reports}::text as reports, ${blocks}::text as blocks`;
+    ${reports}::text as reports, ${blocks}::text as blocks, ${savedSearches}::text as saved_searches`;
 }
 
 type SqlSections = Exclude<ExportSection, 'notifications' | 'sessions'>;
