@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Email, Password, Sessions, Notifications, Blocked people', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Notifications, Alerts, Blocked people', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -55,6 +55,7 @@ describe('Settings page', () => {
       'Password',
       'Sessions',
       'Notifications',
+      'Alerts',
       'Blocked people',
     ]);
     expect(await within(screen.getByRole('region', { name: 'Profile' })).findByLabelText('Full name')).toHaveValue(
@@ -66,6 +67,13 @@ describe('Settings page', () => {
         name: 'Sign out of all other sessions',
       }),
     ).toBeDisabled();
+  });
+
+  it("has an 'Alerts' section leading to my saved searches and route alerts", () => {
+    stubApi({ 'GET /blocks': () => ({ body: emptyPage }) });
+    renderWithProviders(<SettingsPage />);
+    const alerts = screen.getByRole('region', { name: 'Alerts' });
+    expect(within(alerts).getByRole('link', { name: 'Alerts' })).toHaveAttribute('href', PAGE_PATHS.alerts);
   });
 
   it("says so when I haven't blocked anyone", async () => {

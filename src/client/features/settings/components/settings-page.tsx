@@ -1,6 +1,7 @@
 import { PageHeader } from '@/components/page-header';
 import { EmailSection, PasswordSection, ProfileSection, SessionsSection } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
+import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
 
 /**
@@ -13,6 +14,7 @@ const SECTIONS = [
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'notifications', Section: NotificationsSection },
+  { id: 'alerts', Section: AlertsSection },
   { id: 'blocked-people', Section: BlockedPeopleSection },
 ];
 
