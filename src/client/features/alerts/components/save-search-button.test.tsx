@@ -50,11 +50,11 @@ describe('Save this search', () => {
     });
   });
 
-  it("names a search by its 'Near' place when the page knows it", async () => {
+  it("names a search by its 'Near' place, whose words the URL carries beside its id", async () => {
     const calls = stubBrowse();
     const user = userEvent.setup();
-    renderWithProviders(<SaveSearchButton kind="requests" nearLabel="Decatur, IL" />, {
-      route: `${PAGE_PATHS.browseRequests}?near=1201&within=10`,
+    renderWithProviders(<SaveSearchButton kind="requests" />, {
+      route: `${PAGE_PATHS.browseRequests}?near=1201&within=10&near_label=Decatur%2C+IL`,
     });
     await user.click(screen.getByRole('button', { name: 'Save this search' }));
     expect(dialog().getByText(/^Requests near Decatur, IL within 10 mi\./)).toBeVisible();

@@ -26,6 +26,9 @@ import { toastError } from '@/lib/toast';
 import { useCreateSavedSearch } from '../api/saved-searches';
 import { describeFilters, filtersFromQuery, suggestedName, type FilterValues } from '../lib/describe';
 
+/** The URL parameter of the 'Near' place's words (the filter bar's, next to `near`). */
+const NEAR_LABEL_PARAM = 'near_label';
+
 /** The dialog's form: 'Name', prefilled; the filters are the page's, as its URL holds them. */
 function SaveSearchForm({
   kind,
@@ -89,13 +92,14 @@ function SaveSearchForm({
 
 /**
  * 'Save this search' on Browse Requests and Browse Rides: names the page's current filters (from its URL) and saves
- * them, so new matches are announced (Settings > Alerts). `nearLabel` is the 'Near' place's name when the page
- * knows it ('Decatur, IL').
+ * them, so new matches are announced (Settings > Alerts). The 'Near' place's name ('Decatur, IL') is the URL's
+ * `near_label`, which the filter bar writes beside the place id.
  */
-export function SaveSearchButton({ kind, nearLabel = null }: { kind: SavedSearch['kind']; nearLabel?: string | null }) {
+export function SaveSearchButton({ kind }: { kind: SavedSearch['kind'] }) {
   const [query] = useSearchParams();
   const [open, setOpen] = useState(false);
   const filters = filtersFromQuery(query);
+  const nearLabel = (filters.near !== undefined && query.get(NEAR_LABEL_PARAM)?.trim()) || null;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
