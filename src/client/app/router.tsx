@@ -59,6 +59,8 @@ export const routes: RouteObject[] = [
                 path: PAGE_PATHS.notificationSettings,
                 lazy: () => import('./routes/dashboard-notification-settings'),
               },
+              { path: PAGE_PATHS.alerts, lazy: () => import('./routes/dashboard-alerts') },
+              { path: PAGE_PATHS.alongRoute, lazy: () => import('./routes/dashboard-along-route') },
               { path: PAGE_PATHS.adminReports, lazy: () => import('./routes/dashboard-admin-reports') },
               { path: PAGE_PATHS.profile, lazy: () => import('./routes/dashboard-profile') },
             ],

@@ -9,6 +9,17 @@ export const queryKeys = {
   rides: ['rides'] as const,
   myRides: ['rides', 'mine'] as const,
   browseRides: ['rides', 'browse'] as const,
+  /**
+   * Issue 14: a ride's 'Requests along this route', one list per corridor, and its count on My Rides. Not under
+   * `requests`: an Accept there marks the card 'Offer sent' in place rather than reloading it away (the server leaves
+   * requests I offered on out of the list).
+   */
+  alongRouteLists: ['along-route', 'list'] as const,
+  alongRouteList: (rideId: string, corridor: number) => ['along-route', 'list', rideId, corridor] as const,
+  alongRouteCounts: ['along-route', 'count'] as const,
+  alongRouteCount: (rideId: string) => ['along-route', 'count', rideId] as const,
+  /** Issue 14: my saved searches and route alerts (the Alerts page and My Rides' alert toggles). */
+  savedSearches: ['saved-searches'] as const,
   requests: ['requests'] as const,
   myRequests: ['requests', 'mine'] as const,
   browseRequests: ['requests', 'browse'] as const,

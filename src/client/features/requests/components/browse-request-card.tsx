@@ -1,4 +1,5 @@
 import { Check } from 'lucide-react';
+import type * as React from 'react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
 import { PAGE_PATHS } from '../../../../shared/routes';
@@ -10,14 +11,18 @@ import { RatingSummaryText } from '@/features/reviews';
 import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
 
-/** A request in Browse: who asked (linking to their profile) with their rating, its details and 'Accept'. */
-export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
+/**
+ * A request in Browse: who asked (linking to their profile) with their rating, its details and 'Accept'. `notes`
+ * are lines under the title another list adds (along a route: 'Asked you', '+3 mi detour').
+ */
+export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest; notes?: React.ReactNode }) {
   const accept = useAcceptRequest();
   const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
   return (
     <Card>
       <CardHeader className="space-y-1">
         <CardTitle className="break-words">{request.title}</CardTitle>
+        {notes}
         <p className="text-sm text-muted-foreground">
           Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />
         </p>

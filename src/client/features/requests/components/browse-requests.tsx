@@ -1,4 +1,5 @@
 import { ListPage } from '@/components/list-page';
+import { SaveSearchButton } from '@/features/alerts';
 import { useBrowseRequests } from '../api/browse-requests';
 import { BrowseRequestCard } from './browse-request-card';
 
@@ -7,6 +8,7 @@ export function BrowseRequests() {
   return (
     <ListPage
       title="Browse Delivery Requests"
+      actions={<SaveSearchButton kind="requests" />}
       query={useBrowseRequests()}
       what="delivery requests"
       empty="No requests available at the moment. Check back later!"

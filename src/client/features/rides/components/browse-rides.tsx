@@ -1,4 +1,5 @@
 import { ListPage } from '@/components/list-page';
+import { SaveSearchButton } from '@/features/alerts';
 import { useBrowseRides } from '../api/browse-rides';
 import { BrowseRideCard } from './browse-ride-card';
 
@@ -7,6 +8,7 @@ export function BrowseRides() {
   return (
     <ListPage
       title="Browse Available Rides"
+      actions={<SaveSearchButton kind="rides" />}
       query={useBrowseRides()}
       what="available rides"
       empty="No rides available at the moment. Check back later!"

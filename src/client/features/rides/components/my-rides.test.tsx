@@ -178,6 +178,9 @@ describe('My Rides', () => {
     expect(await screen.findByRole('heading', { name: 'Last town → Millbrook' })).toBeVisible();
     expect(within(screen.getByRole('list', { name: 'Your rides' })).getAllByRole('listitem')).toHaveLength(21);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-    expect(calls.map((c) => c.path)).toEqual(['/rides/mine?limit=20', '/rides/mine?limit=20&cursor=c1']);
+    expect(calls.map((c) => c.path).filter((p) => p.startsWith('/rides/mine'))).toEqual([
+      '/rides/mine?limit=20',
+      '/rides/mine?limit=20&cursor=c1',
+    ]);
   });
 });

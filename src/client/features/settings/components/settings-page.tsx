@@ -10,6 +10,7 @@ import {
   YourDataSection,
 } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
+import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
 
 /** '/dashboard/settings': one card per section, in this order ('Delete account', the danger zone, last). */
@@ -20,6 +21,7 @@ const SECTIONS = [
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
   { id: 'notifications', Section: NotificationsSection },
+  { id: 'alerts', Section: AlertsSection },
   { id: 'blocked-people', Section: BlockedPeopleSection },
   { id: 'your-data', Section: YourDataSection },
   { id: 'delete-account', Section: DeleteAccountSection },
