@@ -53,6 +53,7 @@ import {
   notificationRoutes,
   TOKEN_PATHS,
 } from './notifications';
+import { createPlaceService, placeRoutes } from './places';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import {
@@ -217,8 +218,11 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
   api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
-  api.route('/rides', rideRoutes(createRideService(db), throttle));
-  api.route('/requests', requestRoutes(createRequestService(db), throttle));
+  // Places (issue 14): suggestions for the location fields; rides and requests check the chosen ids through it.
+  const places = createPlaceService(db);
+  api.route('/places', placeRoutes(places));
+  api.route('/rides', rideRoutes(createRideService(db, places), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db, places), throttle));
   api.route(
     '/bookings',
     bookingRoutes({

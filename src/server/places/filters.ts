@@ -1,0 +1,48 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { milesBetween, withinMiles, type Point } from './geo';
+
+/**
+ * Browse filters' SQL (docs/places.md), shared by rides and requests: 'Search' words and 'Near' within a radius of
+ * either end of a listing.
+ */
+
+/**
+ * A distance in a keyset cursor, exactly as JavaScript prints the float8 it read (shortest round-trip form, so
+ * PostgreSQL reads back the same value): plain digits, a fraction, an optional small exponent.
+ */
+export const cursorMiles = z.string().regex(/^\d{1,5}(\.\d{1,20})?(e-\d{1,3})?$/);
+
+/**
+ * Every word of `q` (split on white space) must occur in `document`, both folded by rr_search() (lower case, no
+ * accents, no punctuation: 'Café' finds 'cafe', 'coop' finds 'Co-op'). `document` must be the very expression of
+ * the listing's trigram index (migration 0015), which answers each LIKE '%word%'. rr_search() leaves only letters,
+ * digits and spaces, so a word never carries a LIKE wildcard.
+ */
+export function textMatches(document: SQL, q: string | undefined): SQL | undefined {
+  const words = q?.split(/\s+/).filter(Boolean) ?? [];
+  if (!words.length) return undefined;
+  return sql.join(
+    words.map((w) => sql`rr_search(${document}) like '%' || rr_search(${w}) || '%'`),
+    sql` and `,
+  );
+}
+
+/**
+ * A listing with two ends (origin and destination, pickup and delivery) is near `center` when either end is within
+ * `miles`; its distance is the nearer end's (an end without coordinates counts as none: least() skips nulls).
+ */
+export function nearEitherEnd(ends: [Point<unknown>, Point<unknown>], center: Point, miles: number) {
+  const [a, b] = ends;
+  return {
+    where: sql`(${withinMiles(a.lat, a.lon, center, miles)} or ${withinMiles(b.lat, b.lon, center, miles)})`,
+    distance: sql<number>`least(${milesBetween(a.lat, a.lon, center)}, ${milesBetween(b.lat, b.lon, center)})`,
+  };
+}
+
+/** Miles as a card shows them: a tenth is plenty (the client rounds further). */
+export const roundMiles = (miles: number) => Math.round(miles * 10) / 10;
+
+/** A location's point in a response: its place and coordinates are stored together, or not at all (free text). */
+export const pointOf = (placeId: number | null, lat: number | null, lon: number | null) =>
+  placeId === null || lat === null || lon === null ? null : { place_id: placeId, lat, lon };

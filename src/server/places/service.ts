@@ -1,0 +1,96 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { PLACE_NOT_FOUND, SUGGEST_LIMIT, SUGGEST_MIN_CHARS, type Place } from '../../shared/places';
+import { DomainError } from '../core/domain-error';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import type { Point } from './geo';
+
+interface PlaceRecord {
+  id: number;
+  name: string;
+  state: string;
+  zip: string;
+  lat: number;
+  lon: number;
+}
+
+const toPlace = (r: PlaceRecord): Place => ({ ...r, label: `${r.name}, ${r.state}` });
+
+/** 'Springfield, IL' or 'Springfield, i': the town part and a state prefix; no comma: the town alone. */
+function splitState(q: string): { name: string; state: string } {
+  const m = /^(.*?),\s*([A-Za-z]{0,2})$/.exec(q);
+  return m ? { name: m[1]!.trim(), state: m[2]!.toUpperCase() } : { name: q, state: '' };
+}
+
+/** The same chosen place a form sent: its id, coordinates (copied onto the ride or request) and label. */
+export interface PlacePoint extends Point {
+  id: number;
+}
+
+export const placeNotFound = () => new DomainError('validation_error', PLACE_NOT_FOUND);
+
+export function createPlaceService(db: Db) {
+  const select = (where: SQL, order: SQL) =>
+    db
+      .execute(
+        sql`select id, name, state, zip, lat, lon from places where ${where} order by ${order} limit ${SUGGEST_LIMIT}`,
+      )
+      .then((r) => rowsOf<PlaceRecord>(r));
+
+  /**
+   * Suggestions for what was typed (docs/places.md): digits are ZIP codes by prefix (the ZIP shown is the lowest
+   * matching one); otherwise town names whose folded form starts with the folded text, shortest first, then, to
+   * fill the list, the most similar names by trigrams (typos). A state after a comma narrows both.
+   */
+  async function suggest(raw: string): Promise<Place[]> {
+    const q = raw.trim();
+    if (q.length < SUGGEST_MIN_CHARS) return [];
+    if (/^\d+$/.test(q)) {
+      if (q.length > 5) return [];
+      // Every ZIP is five digits: a prefix is a range whatever the collation, and the primary key scans it.
+      const rows = await db.execute(sql`
+        select p.id, p.name, p.state, min(z.zip) as zip, p.lat, p.lon
+        from place_zips z join places p on p.id = z.place_id
+        where z.zip between ${q.padEnd(5, '0')} and ${q.padEnd(5, '9')}
+        group by p.id order by min(z.zip) limit ${SUGGEST_LIMIT}`);
+      return rowsOf<PlaceRecord>(rows).map(toPlace);
+    }
+    const { name, state } = splitState(q);
+    if (name.length < SUGGEST_MIN_CHARS) return [];
+    const inState = state ? sql`and state like ${`${state}%`}` : sql``;
+    const folded = sql`rr_fold(${name})`;
+    // A range on the text_pattern_ops index: rows whose folded name starts with the folded text (chr(1114111)
+    // sorts after every character). Unlike LIKE with a parameter, a generic plan can use it too.
+    const prefix = await select(
+      sql`rr_fold(name) ~>=~ ${folded} and rr_fold(name) ~<~ ${folded} || chr(1114111) ${inState}`,
+      sql`length(name), name, state`,
+    );
+    if (prefix.length >= SUGGEST_LIMIT) return prefix.map(toPlace);
+    const seen = prefix.map((p) => p.id);
+    // `%` is pg_trgm's similarity above its threshold (0.3), answered by the trigram index.
+    const similar = await select(
+      sql`rr_fold(name) % ${folded} ${inState}
+        ${seen.length ? sql`and id not in (${sql.join(seen, sql`, `)})` : sql``}`,
+      sql`similarity(rr_fold(name), ${folded}) desc, length(name), name, state`,
+    );
+    return [...prefix, ...similar].slice(0, SUGGEST_LIMIT).map(toPlace);
+  }
+
+  /**
+   * The places behind the given ids, in one query; an id with no place is a 400 PLACE_NOT_FOUND (a form
+   * can only send ids from suggestions, so this is a stale or forged one).
+   */
+  async function pointsOf(ids: (number | null)[]): Promise<Map<number, PlacePoint>> {
+    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+    if (!wanted.length) return new Map();
+    const rows = rowsOf<PlacePoint>(
+      await db.execute(sql`select id, lat, lon from places where id in (${sql.join(wanted, sql`, `)})`),
+    );
+    if (rows.length !== wanted.length) throw placeNotFound();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  return { suggest, pointsOf };
+}
+
+export type PlaceService = ReturnType<typeof createPlaceService>;
