@@ -94,14 +94,15 @@ export async function loadPlaces(db: Db, file = gazetteerPath()): Promise<number
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${PLACES_LOCK_KEY}::bigint)`);
     if ((await count(tx)) > 0) return 0;
-    const column = <K extends keyof PlaceRow>(key: K) => places.map((p) => p[key]);
+    // sql.param: one array parameter (drizzle would spread a bare array into a list of parameters).
+    const column = <K extends keyof PlaceRow>(key: K) => sql.param(places.map((p) => p[key]));
     await tx.execute(sql`
       insert into places (id, name, state, zip, lat, lon)
       select * from unnest(${column('id')}::int[], ${column('name')}::text[], ${column('state')}::text[],
         ${column('zip')}::text[], ${column('lat')}::float8[], ${column('lon')}::float8[])`);
     await tx.execute(sql`
       insert into place_zips (zip, place_id)
-      select * from unnest(${zips.map((z) => z.zip)}::text[], ${zips.map((z) => z.placeId)}::int[])`);
+      select * from unnest(${sql.param(zips.map((z) => z.zip))}::text[], ${sql.param(zips.map((z) => z.placeId))}::int[])`);
     // Fresh statistics, so the first suggestions already plan with the indexes.
     await tx.execute(sql`analyze places`);
     await tx.execute(sql`analyze place_zips`);

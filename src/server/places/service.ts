@@ -62,7 +62,7 @@ export function createPlaceService(db: Db) {
     // A range on the text_pattern_ops index: rows whose folded name starts with the folded text (chr(1114111)
     // sorts after every character). Unlike LIKE with a parameter, a generic plan can use it too.
     const prefix = await select(
-      sql`rr_fold(name) ~>=~ ${folded} and rr_fold(name) ~<~ ${folded} || chr(1114111) ${inState}`,
+      sql`rr_fold(name) ~>=~ ${folded} and rr_fold(name) ~<~ (${folded} || chr(1114111)) ${inState}`,
       sql`length(name), name, state`,
     );
     if (prefix.length >= SUGGEST_LIMIT) return prefix.map(toPlace);
