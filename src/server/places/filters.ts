@@ -14,16 +14,16 @@ import { milesBetween, withinMiles, type Point } from './geo';
 export const cursorMiles = z.string().regex(/^\d{1,5}(\.\d{1,20})?(e-\d{1,3})?$/);
 
 /**
- * Every word of `q` (split on white space) must occur in `document`, both folded by rr_search() (lower case, no
- * accents, no punctuation: 'Café' finds 'cafe', 'coop' finds 'Co-op'). `document` must be the very expression of
- * the listing's trigram index (migration 0015), which answers each LIKE '%word%'. rr_search() leaves only letters,
- * digits and spaces, so a word never carries a LIKE wildcard.
+ * Every word of `q` (split on white space) must occur in `document`: a listing's stored `search_text`, its text
+ * folded by rr_search() (migration 0015: lower case, no accents, no punctuation), as the word is here ('Café' finds
+ * 'cafe', 'coop' finds 'Co-op'). The column's trigram index answers each LIKE '%word%'. rr_search() leaves only
+ * letters, digits and spaces, so a word never carries a LIKE wildcard.
  */
-export function textMatches(document: SQL, q: string | undefined): SQL | undefined {
+export function textMatches(document: unknown, q: string | undefined): SQL | undefined {
   const words = q?.split(/\s+/).filter(Boolean) ?? [];
   if (!words.length) return undefined;
   return sql.join(
-    words.map((w) => sql`rr_search(${document}) like '%' || rr_search(${w}) || '%'`),
+    words.map((w) => sql`${document} like '%' || rr_search(${w}) || '%'`),
     sql` and `,
   );
 }

@@ -126,8 +126,6 @@ const browsable = (viewerId: unknown) =>
   sql`${deliveryRequests.status} = 'open' and ${users.suspendedAt} is null
       and not ${blockedWith(viewerId, deliveryRequests.userId)}`;
 
-/** 'Search' looks in the title, description and both locations: delivery_requests_open_search_idx (migration 0015). */
-const searchable = sql`${deliveryRequests.title} || ' ' || ${deliveryRequests.description} || ' ' || ${deliveryRequests.pickupLocation} || ' ' || ${deliveryRequests.deliveryLocation}`;
 const nearCursor = z.tuple([cursorMiles, cursorUuid]);
 
 export function createRequestService(db: Db, places: PlaceService) {
@@ -190,7 +188,8 @@ export function createRequestService(db: Db, places: PlaceService) {
       browsable(viewerId),
       from ? or(isNull(dated), gte(dated, from)) : undefined,
       to ? or(isNull(dated), lte(dated, to)) : undefined,
-      textMatches(searchable, q),
+      // 'Search' looks in the title, description and both locations (search_text, migration 0015).
+      textMatches(deliveryRequests.searchText, q),
     );
     const limit = query.limit + 1;
     if (near === undefined) {

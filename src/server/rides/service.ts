@@ -106,8 +106,6 @@ const browsable = (today: unknown, viewerId: unknown) =>
   sql`${rides.status} = 'active' and ${rides.departureDate} >= ${today}::date
       and ${users.suspendedAt} is null and not ${blockedWith(viewerId, rides.userId)}`;
 
-/** 'Search' looks in the route and the notes: this is the expression of rides_active_search_idx (migration 0015). */
-const searchable = sql`${rides.origin} || ' ' || ${rides.destination} || ' ' || coalesce(${rides.notes}, '')`;
 const nearCursor = z.tuple([cursorMiles, cursorUuid]);
 
 export function createRideService(db: Db, places: PlaceService) {
@@ -145,7 +143,8 @@ export function createRideService(db: Db, places: PlaceService) {
       browsable(earliestToday(), viewerId),
       from ? gte(rides.departureDate, from) : undefined,
       to ? lte(rides.departureDate, to) : undefined,
-      textMatches(searchable, q),
+      // 'Search' looks in the route and the notes (search_text, migration 0015).
+      textMatches(rides.searchText, q),
     );
     const limit = query.limit + 1;
     if (near === undefined) {
