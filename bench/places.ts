@@ -84,17 +84,23 @@ interface Scenario {
   path: (i: number) => string;
 }
 
-function browseScenarios(nearIds: number[]): Scenario[] {
+function browseScenarios(nearIds: number[], towns: string[]): Scenario[] {
   const near = (i: number) => nearIds[i % nearIds.length];
+  const rare = (k: string, i: number) =>
+    k === 'requests' ? String(1000 + ((i * 7919) % 90_000)) : encodeURIComponent(towns[i % towns.length]!);
   const soon = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   const range = `from=${soon(10)}&to=${soon(40)}`;
-  const list: Scenario[] = [];
+  // Controls: no database (the machine's and the generator's tail), and Browse without filters (as before).
+  const list: Scenario[] = [{ name: 'control: GET /health', path: () => '/api/health' }];
   for (const k of ['requests', 'rides']) {
     list.push(
+      { name: `${k}: no filter (control)`, path: () => `/api/${k}/browse` },
       { name: `${k}: near, within 25`, path: (i) => `/api/${k}/browse?near=${near(i)}` },
       { name: `${k}: near, within 50`, path: (i) => `/api/${k}/browse?near=${near(i)}&within=50` },
       { name: `${k}: q 'hay'`, path: () => `/api/${k}/browse?q=hay` },
       { name: `${k}: q 'feed sacks'`, path: () => `/api/${k}/browse?q=feed%20sacks` },
+      // A rare word (a request's number; a ride's start town): the trigram index finds the few rows.
+      { name: `${k}: q, a rare word`, path: (i) => `/api/${k}/browse?q=${rare(k, i)}` },
       { name: `${k}: from/to (30 days)`, path: () => `/api/${k}/browse?${range}` },
       { name: `${k}: near 10 + from/to + q`, path: (i) => `/api/${k}/browse?near=${near(i)}&within=10&${range}&q=hay` },
     );
@@ -168,7 +174,8 @@ async function main() {
         path,
         headers: (i: number): Record<string, string> => (auth ? { authorization: `Bearer ${token(i)}` } : {}),
       };
-      await openLoop({ ...load, seconds: 1 });
+      // Unmeasured warm-up at the same rate (JIT, plans, caches), as bench:api does.
+      await openLoop({ ...load, seconds: 2 });
       const r = await openLoop({ ...load, seconds: SECONDS });
       return {
         query: name,
@@ -186,7 +193,11 @@ async function main() {
     printTable(table);
 
     const browse = [];
-    for (const s of browseScenarios(nearIds)) browse.push(await measure(s.name, BROWSE_RATE, s.path, true));
+    for (const s of browseScenarios(
+      nearIds,
+      sample.map((p) => p.name),
+    ))
+      browse.push(await measure(s.name, BROWSE_RATE, s.path, true));
     console.log(
       `\nFiltered Browse on ${kind}, ${REQUESTS} open requests and ${RIDES} rides, steady ${BROWSE_RATE} req/s for ${SECONDS} s each:`,
     );
@@ -208,7 +219,10 @@ async function main() {
           'suggest: "Springfield, IL" (prefix, then similar names to fill)',
           (db) => places(db).suggest('Springfield, IL'),
         ],
-        ['suggest: typo "Sprngfield" (no prefix match: trigram)', (db) => places(db).suggest('Sprngfield')],
+        [
+          'suggest: typo "Sprngfield" (no prefix match, then similarity among "sp...")',
+          (db) => places(db).suggest('Sprngfield'),
+        ],
         ['suggest: ZIP "627"', (db) => places(db).suggest('627')],
         [
           'requests: near Springfield, IL within 25',
@@ -218,6 +232,7 @@ async function main() {
           'requests: q "hay bales"',
           (db) => createRequestService(db, places(db)).browse(me, { ...page, q: 'hay bales' }),
         ],
+        ['requests: q "4242" (rare)', (db) => createRequestService(db, places(db)).browse(me, { ...page, q: '4242' })],
         [
           'requests: from/to',
           (db) => createRequestService(db, places(db)).browse(me, { ...page, from: soon(10), to: soon(40) }),
@@ -227,6 +242,10 @@ async function main() {
           (db) => createRideService(db, places(db)).browse(me, { ...page, within: 50, near: springfield }),
         ],
         ['rides: q "hay"', (db) => createRideService(db, places(db)).browse(me, { ...page, q: 'hay' })],
+        [
+          'rides: q "springfield" (rare)',
+          (db) => createRideService(db, places(db)).browse(me, { ...page, q: 'springfield' }),
+        ],
         [
           'rides: near 10 + from/to + q',
           (db) =>

@@ -170,6 +170,11 @@ describe.each(['rides', 'requests'] as const)('%s with places', (kind) => {
     expect(await found('zorbfield creme brulee muller')).toEqual([hit.id]);
     expect(await found('zorbfield  ')).toHaveLength(2);
     expect(await found('zorbfield tractor')).toEqual([]);
+    // Quotes, backslashes and LIKE wildcards are punctuation: ignored, never SQL.
+    expect(await found("zorbfield O'Brien's")).toEqual([hit.id]);
+    expect(await found("zorbfield cafe' or ''='")).toEqual([hit.id]);
+    expect(await found('zorbfield \\ % _')).toHaveLength(2);
+    expect(await found('zorbfield c_fe')).toEqual([]);
   });
 
   it("'From' and 'To' keep the dates in range (a request without a date matches any range)", async () => {

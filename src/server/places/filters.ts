@@ -16,14 +16,17 @@ export const cursorMiles = z.string().regex(/^\d{1,5}(\.\d{1,20})?(e-\d{1,3})?$/
 /**
  * Every word of `q` (split on white space) must occur in `document`: a listing's stored `search_text`, its text
  * folded by rr_search() (migration 0015: lower case, no accents, no punctuation), as the word is here ('Café' finds
- * 'cafe', 'coop' finds 'Co-op'). The column's trigram index answers each LIKE '%word%'. rr_search() leaves only
- * letters, digits and spaces, so a word never carries a LIKE wildcard.
+ * 'cafe', 'coop' finds 'Co-op'). The column's trigram index answers each LIKE '%word%' for a rare word; for a
+ * common one the planner rather walks the list's order and stops at a page. To choose, it must see the word: the
+ * PostgreSQL pool plans every statement generically (plan_cache_mode, src/server/db/pool.ts), so each word is a
+ * literal, not a parameter. It is safe as one: only letters, digits and combining marks are kept (rr_search drops
+ * the rest anyway), so it holds no quote or backslash, and no LIKE wildcard.
  */
 export function textMatches(document: unknown, q: string | undefined): SQL | undefined {
-  const words = q?.split(/\s+/).filter(Boolean) ?? [];
+  const words = (q?.split(/\s+/) ?? []).map((w) => w.replace(/[^\p{L}\p{N}\p{M}]/gu, '')).filter(Boolean);
   if (!words.length) return undefined;
   return sql.join(
-    words.map((w) => sql`${document} like '%' || rr_search(${w}) || '%'`),
+    words.map((w) => sql`${document} like '%' || rr_search(${sql.raw(`'${w}'`)}) || '%'`),
     sql` and `,
   );
 }
