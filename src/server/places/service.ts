@@ -47,12 +47,15 @@ export function createPlaceService(db: Db) {
     if (q.length < SUGGEST_MIN_CHARS) return [];
     if (/^\d+$/.test(q)) {
       if (q.length > 5) return [];
-      // Every ZIP is five digits: a prefix is a range whatever the collation, and the primary key scans it.
+      // Every ZIP is five digits: a prefix is a range whatever the collation, and the primary key scans it. The
+      // towns are picked first (at most 8), then read by id: the plan stays a few index probes even when generic.
       const rows = await db.execute(sql`
-        select p.id, p.name, p.state, min(z.zip) as zip, p.lat, p.lon
-        from place_zips z join places p on p.id = z.place_id
-        where z.zip between ${q.padEnd(5, '0')} and ${q.padEnd(5, '9')}
-        group by p.id order by min(z.zip) limit ${SUGGEST_LIMIT}`);
+        select p.id, p.name, p.state, m.zip, p.lat, p.lon
+        from (select place_id, min(zip) as zip from place_zips
+              where zip between ${q.padEnd(5, '0')} and ${q.padEnd(5, '9')}
+              group by place_id order by min(zip) limit ${SUGGEST_LIMIT}) m
+        join places p on p.id = m.place_id
+        order by m.zip`);
       return rowsOf<PlaceRecord>(rows).map(toPlace);
     }
     const { name, state } = splitState(q);
