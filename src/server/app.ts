@@ -72,6 +72,7 @@ import {
   notificationRoutes,
   TOKEN_PATHS,
 } from './notifications';
+import { createPlaceService, placeRoutes } from './places';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import {
@@ -272,8 +273,11 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       throttle,
     ),
   );
-  api.route('/rides', rideRoutes(createRideService(db, alertMatching.rideCreated), throttle));
-  api.route('/requests', requestRoutes(createRequestService(db, alertMatching.requestCreated), throttle));
+  // Places (issue 14): suggestions for the location fields; rides and requests check the chosen ids through it.
+  const places = createPlaceService(db);
+  api.route('/places', placeRoutes(places));
+  api.route('/rides', rideRoutes(createRideService(db, places, alertMatching.rideCreated), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated), throttle));
   // Along the route, 'Ask to carry something', saved searches and route alerts (issue 14).
   api.route('/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle));
   const savedSearches = createSavedSearchService(db);

@@ -50,7 +50,8 @@ export const placeIdSchema = z.coerce
   .positive(PLACE_NOT_FOUND)
   .max(2_147_483_647, PLACE_NOT_FOUND);
 export const optionalPlaceId = z
-  .union([placeIdSchema, z.literal(''), z.null()])
+  // Without its own error the union would report zod's 'Invalid input' for 'abc' or 1.5.
+  .union([placeIdSchema, z.literal(''), z.null()], { error: PLACE_NOT_FOUND })
   .optional()
   .transform((v) => (typeof v === 'number' ? v : null));
 

@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from '../db/cursor';
 import { rowsOf } from '../db/rows';
 import { rides } from '../db/schema';
 import { blockedWith } from '../moderation';
+import { pointOf } from '../places';
 import { alongRideSql, corridorBoxes, detourSql, frameOf, sqlFrameOf, type Point } from './geometry';
 
 export const RIDE_NOT_FOUND = 'Ride not found.';
@@ -33,6 +34,12 @@ interface Row {
   description: string;
   pickup_location: string;
   delivery_location: string;
+  pickup_place_id: number | null;
+  pickup_lat: number | string | null;
+  pickup_lon: number | string | null;
+  delivery_place_id: number | null;
+  delivery_lat: number | string | null;
+  delivery_lon: number | string | null;
   needed_by_date: string | null;
   compensation_cents: number | null;
   status: string;
@@ -44,6 +51,9 @@ interface Row {
   detour: number;
 }
 
+/** Raw SQL rows may carry doubles as strings (node-postgres keeps float8 exact that way on some setups). */
+const num = (v: number | string | null) => (v === null ? null : Number(v));
+
 function toItem(row: Row): AlongRouteRequest {
   return {
     id: row.id,
@@ -51,6 +61,8 @@ function toItem(row: Row): AlongRouteRequest {
     description: row.description,
     pickup_location: row.pickup_location,
     delivery_location: row.delivery_location,
+    pickup_point: pointOf(row.pickup_place_id, num(row.pickup_lat), num(row.pickup_lon)),
+    delivery_point: pointOf(row.delivery_place_id, num(row.delivery_lat), num(row.delivery_lon)),
     needed_by_date: row.needed_by_date,
     compensation: row.compensation_cents === null ? null : centsToDecimal(row.compensation_cents),
     status: row.status as RequestStatus,
@@ -150,6 +162,7 @@ export function createAlongRouteService(db: Db) {
       : sql``;
     const result = await db.execute(sql`
       select l.id, l.user_id, l.title, l.description, l.pickup_location, l.delivery_location,
+        l.pickup_place_id, l.pickup_lat, l.pickup_lon, l.delivery_place_id, l.delivery_lat, l.delivery_lon,
         l.needed_by_date::text as needed_by_date, l.compensation_cents, l.status,
         to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
         p.full_name as requester_name, p.rating_count, p.rating_sum, l.asked, l.detour

@@ -96,6 +96,9 @@ describe('My Rides', () => {
       departure_time: '09:30',
       available_space: 'Back seat',
       notes: null,
+      // Typed, not chosen from suggestions (issue 14).
+      origin_place_id: null,
+      destination_place_id: null,
     });
     const card = (await screen.findByRole('heading', { name: 'Oakville → Millbrook' })).closest('li')!;
     expect(within(card).getByText('November 21, 2099 at 09:30')).toBeVisible();
