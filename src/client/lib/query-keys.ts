@@ -45,4 +45,6 @@ export const queryKeys = {
   account: ['account'] as const,
   accountProfile: ['account', 'profile'] as const,
   accountSessions: ['account', 'sessions'] as const,
+  /** Place suggestions (issue 14) for what was typed, folded: the gazetteer never changes while the app runs. */
+  placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
 };

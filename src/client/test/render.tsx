@@ -39,6 +39,8 @@ interface StubCall {
   path: string;
   body: unknown;
   headers: Headers;
+  /** The request's abort signal: a test can see a stale request cancelled. */
+  signal?: AbortSignal;
 }
 
 type StubAnswer = { status?: number; body?: unknown };
@@ -59,6 +61,7 @@ export function stubApi(routes: Record<string, (call: StubCall) => StubAnswer | 
       path: `${path}${url.search}`,
       body: bodyOf(init?.body),
       headers: new Headers(init?.headers),
+      signal: init?.signal ?? undefined,
     };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
