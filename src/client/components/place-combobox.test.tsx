@@ -60,7 +60,7 @@ describe('PlaceCombobox', () => {
     expect(input).toHaveAttribute('aria-expanded', 'false');
 
     await user.type(input, 'pringf');
-    const list = await screen.findByRole('listbox', { name: 'Origin suggestions' });
+    const list = await screen.findByRole('listbox', { name: 'Suggested places' });
     expect(list.id).toBe(listId);
     expect(input).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([

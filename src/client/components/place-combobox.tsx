@@ -5,6 +5,9 @@ import { Input } from '@/components/ui/input';
 import { usePlaceSuggestions } from '@/lib/place-suggestions';
 import { cn } from '@/lib/utils';
 
+/** Names the popup list; only the open one is in the accessibility tree. */
+export const SUGGESTIONS_LABEL = 'Suggested places';
+
 /** What the live region says when suggestions arrive. */
 export const suggestionCountText = (n: number) =>
   n === 0 ? 'No suggestions' : n === 1 ? '1 suggestion' : `${n} suggestions`;
@@ -16,8 +19,6 @@ export interface PlaceComboboxProps extends Omit<
   id: string;
   /** The field's text: typed, or the label of the chosen place. */
   value: string;
-  /** Names the list of suggestions, e.g. 'Origin suggestions'. */
-  listLabel: string;
   /** Typing reports the text with no place; choosing a suggestion reports its label and the place. */
   onValueChange: (text: string, place: Place | null) => void;
 }
@@ -28,15 +29,7 @@ export interface PlaceComboboxProps extends Omit<
  * aria-activedescendant), Enter or a tap chooses, Escape closes and keeps the text, Tab leaves. The text stays
  * free: nothing needs choosing to submit, which also keeps the form usable on a slow line.
  */
-export function PlaceCombobox({
-  id,
-  value,
-  listLabel,
-  onValueChange,
-  onKeyDown,
-  onBlur,
-  ...input
-}: PlaceComboboxProps) {
+export function PlaceCombobox({ id, value, onValueChange, onKeyDown, onBlur, ...input }: PlaceComboboxProps) {
   const [open, setOpen] = useState(false);
   const [activeId, setActiveId] = useState<number | null>(null);
   const { places, current } = usePlaceSuggestions(value, open);
@@ -108,7 +101,8 @@ export function PlaceCombobox({
       <ul
         id={listId}
         role="listbox"
-        aria-label={listLabel}
+        // Not '<field> suggestions': the field's own name stays unique to the field (getByLabel, voice control).
+        aria-label={SUGGESTIONS_LABEL}
         hidden={!expanded}
         className="absolute z-50 mt-1 max-h-80 w-full overflow-auto rounded-md border bg-background p-1 shadow-lg"
       >

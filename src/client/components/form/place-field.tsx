@@ -13,7 +13,7 @@ export function PlaceField({
   error,
   placeId,
   ...combobox
-}: Omit<React.ComponentProps<typeof PlaceCombobox>, 'listLabel'> & {
+}: React.ComponentProps<typeof PlaceCombobox> & {
   label: string;
   error?: string;
   /** The chosen place, or null while the text is free. */
@@ -22,7 +22,7 @@ export function PlaceField({
   const hint = combobox.value.trim() !== '' && placeId === null ? PICK_SUGGESTION_HINT : undefined;
   return (
     <Field id={id} label={label} error={error} hint={hint}>
-      <PlaceCombobox {...combobox} {...fieldAria(id, error, hint)} listLabel={`${label} suggestions`} />
+      <PlaceCombobox {...combobox} {...fieldAria(id, error, hint)} />
     </Field>
   );
 }
