@@ -104,6 +104,8 @@ export function PlaceCombobox({ id, value, onValueChange, onKeyDown, onBlur, ...
         // Not '<field> suggestions': the field's own name stays unique to the field (getByLabel, voice control).
         aria-label={SUGGESTIONS_LABEL}
         hidden={!expanded}
+        // Keeps focus (and so the open list) in the field while a pointer picks an option or drags the scrollbar.
+        onMouseDown={(e) => e.preventDefault()}
         className="absolute z-50 mt-1 max-h-80 w-full overflow-auto rounded-md border bg-background p-1 shadow-lg"
       >
         {places.map((place) => (
@@ -114,8 +116,6 @@ export function PlaceCombobox({ id, value, onValueChange, onKeyDown, onBlur, ...
             aria-selected={place.id === active?.id}
             // The active option stays in view in a list that scrolls (jsdom has no scrollIntoView).
             ref={place.id === active?.id ? (el) => el?.scrollIntoView?.({ block: 'nearest' }) : undefined}
-            // Keeps focus (and so the open list) in the field while a pointer picks an option.
-            onMouseDown={(e) => e.preventDefault()}
             onClick={() => choose(place)}
             className={cn(
               'flex min-h-11 cursor-pointer items-center gap-2 rounded-sm px-3 py-2 hover:bg-accent',
