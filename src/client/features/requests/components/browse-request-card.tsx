@@ -1,6 +1,7 @@
-import { Check } from 'lucide-react';
+import { Check, MapPin } from 'lucide-react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
+import { distanceText } from '../../../../shared/places';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { ProfileLink } from '@/components/profile-link';
 import { Badge } from '@/components/ui/badge';
@@ -10,7 +11,10 @@ import { RatingSummaryText } from '@/features/reviews';
 import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
 
-/** A request in Browse: who asked (linking to their profile) with their rating, its details and 'Accept'. */
+/**
+ * A request in Browse: how far it is from the 'Near' place (when set), who asked (linking to their profile) with
+ * their rating, its details and 'Accept'.
+ */
 export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
   const accept = useAcceptRequest();
   const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
@@ -18,6 +22,12 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
     <Card>
       <CardHeader className="space-y-1">
         <CardTitle className="break-words">{request.title}</CardTitle>
+        {request.distance_miles !== undefined ? (
+          <p className="flex items-center gap-1 text-sm font-medium">
+            <MapPin aria-hidden className="size-4" />
+            {distanceText(request.distance_miles)}
+          </p>
+        ) : null}
         <p className="text-sm text-muted-foreground">
           Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />
         </p>

@@ -1,10 +1,15 @@
+import { MapPin } from 'lucide-react';
 import type { Ride } from '../../../../shared/marketplace';
+import { distanceText } from '../../../../shared/places';
 import { ProfileLink } from '@/components/profile-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { RatingSummaryText } from '@/features/reviews';
 import { RideDetails } from './ride-details';
 
-/** A ride in Browse: the route, who posted it (linking to their profile) with their rating, and its details. */
+/**
+ * A ride in Browse: the route, how far it passes from the 'Near' place (when set), who posted it (linking to their
+ * profile) with their rating, and its details.
+ */
 export function BrowseRideCard({ ride }: { ride: Ride }) {
   return (
     <Card>
@@ -12,6 +17,12 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
         <CardTitle className="break-words">
           {ride.origin} → {ride.destination}
         </CardTitle>
+        {ride.distance_miles !== undefined ? (
+          <p className="flex items-center gap-1 text-sm font-medium">
+            <MapPin aria-hidden className="size-4" />
+            {distanceText(ride.distance_miles)}
+          </p>
+        ) : null}
         <p className="text-sm text-muted-foreground">
           Posted by <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name }} />
         </p>

@@ -55,7 +55,9 @@ const browseCalls = (calls: { path: string }[]) =>
 
 describe('Browse Rides filters', () => {
   it('applies Near (chosen by keyboard), Within, dates and Search into the URL, and the list asks for them', async () => {
-    const { calls, bar, user } = setup();
+    const { calls, bar, user } = setup('/', ({ path }) => ({
+      body: { items: [path.includes('near=') ? { ...ride, distance_miles: 12.3 } : ride], next_cursor: null },
+    }));
     await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
     expect(bar.getByLabelText('Within')).toBeDisabled();
     expect(bar.getByLabelText('Within')).toHaveValue('25');
@@ -81,6 +83,8 @@ describe('Browse Rides filters', () => {
       q: 'Café',
     });
     await waitFor(() => expect(browseCalls(calls)).toHaveLength(2));
+    // Ordered nearest first by the server, each card says how far.
+    expect(await screen.findByText('12 mi away')).toBeVisible();
     const sent = browseCalls(calls)[1]!;
     sent.delete('limit');
     expect(Object.fromEntries(sent)).toEqual({
