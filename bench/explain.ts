@@ -6,6 +6,7 @@ import { createBookingService } from '../src/server/bookings/service';
 import { createDashboardService } from '../src/server/dashboard/service';
 import type { Database, Db } from '../src/server/db/client';
 import * as schema from '../src/server/db/schema';
+import { createPlaceService } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
 import { createProfileService } from '../src/server/reviews/profiles';
 import { createRideService } from '../src/server/rides/service';
@@ -44,8 +45,9 @@ export async function explainListQueries(
     .from(schema.sessions)
     .where(eq(schema.sessions.tokenHash, hashToken(tokens[0] ?? '')));
   const me = driver?.userId ?? session?.userId ?? '';
-  const rides = createRideService(db);
-  const requests = createRequestService(db);
+  const places = createPlaceService(db);
+  const rides = createRideService(db, places);
+  const requests = createRequestService(db, places);
   const bookings = createBookingService(db);
   const profiles = createProfileService(db);
   const next = async (page: Promise<{ next_cursor: string | null }>) => (await page).next_cursor ?? undefined;

@@ -22,15 +22,8 @@ export const REVIEWS = 50_000;
  */
 export const STAR_USER = USERS;
 
-/**
- * 1,000 users with profiles and live sessions, 100,000 rides and 100,000 requests, in a few set-based statements
- * (generate_series), then VACUUM ANALYZE. Rides spread over the next year with ~1/4 untimed and 10% not active; requests
- * one per second back in time with 10% matched (each with its confirmed booking, for the 'complete' pass), and the
- * oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). Besides those, REVIEWS / 2 older
- * completed deliveries, each reviewed by both people (REVIEWS published reviews), and every profile's rating counters
- * set from them, so browse cards and offers carry ratings. Returns the session tokens (index = user number - 1).
- */
-export async function seed(db: Db): Promise<string[]> {
+/** USERS users ('bench<n>@example.com') with profiles and live sessions; returns their tokens (index = n - 1). */
+export async function seedUsers(db: Db): Promise<string[]> {
   const tokens = Array.from({ length: USERS }, (_, i) => benchToken(i + 1));
   await db.execute(sql`
     insert into users (email, password_hash, age_confirmed_at)
@@ -44,6 +37,19 @@ export async function seed(db: Db): Promise<string[]> {
     select h.hash, u.id, now() + interval '30 days'
     from unnest(${`{${tokens.map(hashToken).join(',')}}`}::text[]) with ordinality as h(hash, n)
     join users u on u.email = 'bench' || h.n || '@example.com'`);
+  return tokens;
+}
+
+/**
+ * 1,000 users with profiles and live sessions, 100,000 rides and 100,000 requests, in a few set-based statements
+ * (generate_series), then VACUUM ANALYZE. Rides spread over the next year with ~1/4 untimed and 10% not active; requests
+ * one per second back in time with 10% matched (each with its confirmed booking, for the 'complete' pass), and the
+ * oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). Besides those, REVIEWS / 2 older
+ * completed deliveries, each reviewed by both people (REVIEWS published reviews), and every profile's rating counters
+ * set from them, so browse cards and offers carry ratings. Returns the session tokens (index = user number - 1).
+ */
+export async function seed(db: Db): Promise<string[]> {
+  const tokens = await seedUsers(db);
   await db.execute(sql`
     with u as (select id, row_number() over (order by email) - 1 as rn from users where email like 'bench%')
     insert into rides (user_id, origin, destination, departure_date, departure_time, available_space, notes, status)

@@ -170,18 +170,25 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
   await openSettings(page);
   await expect(region(page, 'Profile').getByLabel('Full name')).toHaveValue('Kay Keyboard');
   await expect(region(page, 'Sessions').getByRole('listitem')).toHaveCount(1);
+  await expect(region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' })).toBeVisible();
   await expectNoAxeViolations(page);
 
-  // Tab from the name field goes through the Profile, Password and Sessions controls in order.
+  // Tab from the name field goes through every card's controls in order, 'Delete account' last.
   await region(page, 'Profile').getByLabel('Full name').focus();
   const order = [
     region(page, 'Profile').getByLabel('About you'),
     region(page, 'Profile').getByRole('button', { name: 'Save' }),
+    region(page, 'Email').getByLabel('New email'),
+    region(page, 'Email').getByLabel('Current password'),
+    region(page, 'Email').getByRole('button', { name: 'Change email' }),
     region(page, 'Password').getByLabel('Current password'),
     region(page, 'Password').getByLabel('New password', { exact: true }),
     region(page, 'Password').getByLabel('Confirm new password'),
     region(page, 'Password').getByRole('button', { name: 'Change password' }),
+    region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
+    region(page, 'Your data').getByRole('button', { name: 'Download my data' }),
+    region(page, 'Delete account').getByRole('button', { name: 'Delete account' }),
   ];
   for (const control of order) {
     await page.keyboard.press('Tab');

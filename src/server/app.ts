@@ -5,12 +5,24 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { Hono } from 'hono';
 import {
+  ACCOUNT_DELETED_JOB,
+  accountDeletedMailHandler,
   accountRoutes,
+  confirmEmailRoutes,
+  createAccountDeletion,
   createAccountService,
+  createDataExport,
+  createEmailChangeService,
   createIdentityChecks,
   createTwoFactorService,
+  dataRoutes,
+  EMAIL_CHANGE_JOB,
+  emailChangeMailHandler,
+  emailChangeRoutes,
   twoFactorRoutes,
 } from './account';
+import { alertMatching, createSavedSearchService, routeAlertRoutes, savedSearchRoutes } from './alerts';
+import { alongRouteRoutes, createAlongRouteService, createAskService } from './along-route';
 import { createSecondFactor } from './auth/second-factor';
 import { createTwoFactorSettings } from './auth/two-factor-settings';
 import { createRecoveryService, PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
@@ -60,6 +72,7 @@ import {
   notificationRoutes,
   TOKEN_PATHS,
 } from './notifications';
+import { createPlaceService, placeRoutes } from './places';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import {
@@ -229,7 +242,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     counter: attempts,
     limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
-  api.route('/account', accountRoutes(createAccountService(db, auth, identity), identity, throttle));
+  api.route('/account', accountRoutes(createAccountService(db, auth, identity, clock), identity, throttle));
   api.route(
     '/account',
     twoFactorRoutes(
@@ -240,8 +253,36 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       throttle,
     ),
   );
-  api.route('/rides', rideRoutes(createRideService(db), throttle));
-  api.route('/requests', requestRoutes(createRequestService(db), throttle));
+  // Settings 'Email': the request and 'Cancel change' under /account, the mailed link under /auth (no session).
+  const emailChange = createEmailChangeService(db, { clock, identity, auth });
+  api.route('/account', emailChangeRoutes(emailChange, throttle));
+  api.route('/auth', confirmEmailRoutes(emailChange));
+  // 'Your data' and 'Delete account'. Deletion ends the sessions inside its own transaction; the `user:` notice
+  // (sent on commit) reaches every instance's session cache and live streams, as auth.revokeUserSessions' does.
+  api.route(
+    '/account',
+    dataRoutes(
+      createDataExport(db, { clock, listSessions: (userId) => auth.listSessions(userId) }),
+      createAccountDeletion(db, identity, {
+        clock,
+        changeUser: (userId, work) => auth.changeUser(userId, work),
+        endSessions: (tx, userId) => auth.endUserSessions(tx, userId),
+        counter: attempts,
+      }),
+      identity,
+      throttle,
+    ),
+  );
+  // Places (issue 14): suggestions for the location fields; rides and requests check the chosen ids through it.
+  const places = createPlaceService(db);
+  api.route('/places', placeRoutes(places));
+  api.route('/rides', rideRoutes(createRideService(db, places, alertMatching.rideCreated), throttle));
+  api.route('/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated), throttle));
+  // Along the route, 'Ask to carry something', saved searches and route alerts (issue 14).
+  api.route('/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle));
+  const savedSearches = createSavedSearchService(db);
+  api.route('/rides', routeAlertRoutes(savedSearches, throttle));
+  api.route('/saved-searches', savedSearchRoutes(savedSearches, throttle));
   api.route(
     '/bookings',
     bookingRoutes({
@@ -374,6 +415,11 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notificationMailHandler(db, mailer, unsubscribeTokens, { appUrl: env.APP_URL, clock }),
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl: env.APP_URL, clock }));
+  jobs.register(
+    ACCOUNT_DELETED_JOB,
+    accountDeletedMailHandler(db, mailer, { appUrl: env.APP_URL, supportEmail: env.SUPPORT_EMAIL }),
+  );
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
 

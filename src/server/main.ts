@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { openDatabase } from './db/client';
 import { readEnv } from './env';
+import { loadPlaces } from './places';
 
 // `npm start` runs the build of this file (dist/server/main.js); its prestart step builds what is stale first.
 const started = performance.now();
@@ -27,6 +28,15 @@ const database = await openDatabase({
   prepare: env.DATABASE_PREPARE,
   listenUrl: env.DATABASE_LISTEN_URL,
 }).catch((err: Error) => fail(`[start] could not open the database: ${err.message}`));
+
+// The gazetteer (issue 14) on first start, after the migrations made its tables: once, whichever instance is first
+// (`npm run db:migrate` loads it too). Later starts only count the rows.
+const loading = performance.now();
+const loaded = await loadPlaces(database.db).catch(async (err: Error) => {
+  await database.close();
+  fail(`[start] could not load the places: ${err.message}`);
+});
+if (loaded) console.log(`[start] loaded ${loaded} places in ${Math.round(performance.now() - loading)} ms`);
 
 let app: ReturnType<typeof createApp>;
 try {

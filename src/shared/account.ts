@@ -30,6 +30,11 @@ export const accountProfileSchema = z.object({
   full_name: z.string(),
   about: z.string().nullable(),
   email: z.string(),
+  /**
+   * Settings 'Email': the new address of a change waiting for its link to be opened (unused, unexpired); null when
+   * none. Always sent by the server; optional so older callers and test stubs without it read as 'none'.
+   */
+  pending_email: z.string().nullable().optional(),
 });
 export type AccountProfile = z.infer<typeof accountProfileSchema>;
 
@@ -176,6 +181,7 @@ export const EXPORT_SECTIONS = [
   'sessions',
   'reports',
   'blocks',
+  'saved_searches',
 ] as const;
 export const DOWNLOAD_DATA_LABEL = 'Download my data';
 

@@ -49,6 +49,10 @@ export const ERROR_CODES = [
   'two_factor_state',
   // The new address's confirmation link (src/shared/account.ts) expired, was used, or never existed.
   'email_link_expired',
+  // Along the route (src/shared/places.ts): the ride's origin or destination is free text, so no corridor exists.
+  'route_needs_places',
+  // 'Ask to carry something' on my own ride.
+  'own_ride',
   'internal_error',
 ] as const;
 

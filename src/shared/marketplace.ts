@@ -3,6 +3,7 @@ import { earliestToday, isValidIsoDate } from './dates';
 import { LIMITS } from './limits';
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
 import { bookingEventTypeSchema, bookingRoleSchema, requestFieldsSchema } from './lifecycle';
+import { browseFiltersSchema, optionalPlaceId, pointSchema } from './places';
 import { bookingStatusSchema, rideStatusSchema } from './statuses';
 import { ratingSummarySchema } from './rating';
 import { NUL_MESSAGE, noNul } from './text';
@@ -58,6 +59,9 @@ export function rideInputSchema(today: () => string = earliestToday) {
       .transform((v) => (v ? v.slice(0, 5) : null)),
     available_space: optionalText(LIMITS.availableSpaceMax, 'Available space must be less than 200 characters'),
     notes: optionalText(LIMITS.notesMax, 'Notes must be less than 1000 characters'),
+    /** The chosen suggestions (issue 14): with them the ride can be matched by distance. */
+    origin_place_id: optionalPlaceId,
+    destination_place_id: optionalPlaceId,
   });
 }
 export type RideInput = z.input<ReturnType<typeof rideInputSchema>>;
@@ -107,6 +111,9 @@ export function requestInputSchema(today: () => string = earliestToday) {
       .nullish()
       .transform((v) => (v ? v : null)),
     compensation: compensationSchema,
+    /** The chosen suggestions (issue 14): with them the request can be matched by distance. */
+    pickup_place_id: optionalPlaceId,
+    delivery_place_id: optionalPlaceId,
   });
 }
 export type RequestInput = z.input<ReturnType<typeof requestInputSchema>>;
@@ -132,6 +139,10 @@ export const pageQuerySchema = z.object({
     .default(20),
 });
 
+/** Browse Requests and Browse Rides: the filters (src/shared/places.ts) with the page's cursor and size. */
+export const browseQuerySchema = browseFiltersSchema.safeExtend(pageQuerySchema.shape);
+export type BrowseQuery = z.output<typeof browseQuerySchema>;
+
 export const rideSchema = z.object({
   id: z.string().uuid(),
   origin: z.string(),
@@ -148,6 +159,11 @@ export const rideSchema = z.object({
   poster_id: z.string().uuid(),
   poster_rating: ratingSummarySchema,
   is_own: z.boolean(),
+  /** Each end's chosen place and coordinates; null when typed as free text (issue 14). */
+  origin_point: pointSchema,
+  destination_point: pointSchema,
+  /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */
+  distance_miles: z.number().optional(),
 });
 export type Ride = z.infer<typeof rideSchema>;
 
@@ -162,6 +178,11 @@ export const deliveryRequestSchema = requestFieldsSchema.extend({
   accepted_by_me: z.boolean(),
   /** Pending offers on it: only in the owner's list (My Requests: '1 offer', '3 offers'). */
   offer_count: z.number().int().optional(),
+  /** Each end's chosen place and coordinates; null when typed as free text (issue 14). */
+  pickup_point: pointSchema,
+  delivery_point: pointSchema,
+  /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */
+  distance_miles: z.number().optional(),
 });
 export type DeliveryRequest = z.infer<typeof deliveryRequestSchema>;
 

@@ -37,12 +37,12 @@ describe('isCommonPassword: zxcvbn finds it within a million guesses (score 0 or
   });
 
   it('scores only the first 64 characters, so a long hostile password stays cheap to check', async () => {
-    await isCommonPassword('warm-up');
-    const hostile = 'P@$$w0rd'.repeat(128);
-    const started = performance.now();
+    // A weak start followed by a long random tail: scored whole it would be strong; cut at 64 it is the weak start.
+    // (The cost itself is measured by no test: timing a unit test on a busy machine only makes it flaky.)
+    const tail = 'Xk9#mQ2$vL7p-Tr4ctor-Mud-Season7-Qz8!wRb5^Lm3@Hd6&'.repeat(4);
+    const hostile = `${'P@$$w0rd'.repeat(8)}${tail}`;
+    expect(await isCommonPassword(tail)).toBe(false);
     expect(await isCommonPassword(hostile)).toBe(true);
-    // 256 characters take about 0.5 s; 64 take about 50 ms. Generous for a loaded 2-core machine.
-    expect(performance.now() - started).toBeLessThan(400);
   });
 });
 

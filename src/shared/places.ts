@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidIsoDate } from './dates';
+import { PAGE_PATHS } from './routes';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
@@ -49,7 +50,8 @@ export const placeIdSchema = z.coerce
   .positive(PLACE_NOT_FOUND)
   .max(2_147_483_647, PLACE_NOT_FOUND);
 export const optionalPlaceId = z
-  .union([placeIdSchema, z.literal(''), z.null()])
+  // Without its own error the union would report zod's 'Invalid input' for 'abc' or 1.5.
+  .union([placeIdSchema, z.literal(''), z.null()], { error: PLACE_NOT_FOUND })
   .optional()
   .transform((v) => (typeof v === 'number' ? v : null));
 
@@ -197,3 +199,40 @@ export const savedSearchSchema = z.object({
 export type SavedSearch = z.infer<typeof savedSearchSchema>;
 export const savedSearchListSchema = z.object({ items: z.array(savedSearchSchema) });
 export const savedSearchPatchSchema = z.object({ email: z.boolean({ error: 'Email must be on or off' }) });
+
+// ─── Appended by the along-route and alerts server (issue 14) ──────────────────────────────────────────────────
+/** `GET /api/rides/:id/along-route/count` -> { count } (the same requests as the list, for 'Requests along this route (N)'). */
+export const alongRouteCountSchema = z.object({ count: z.number().int().min(0) });
+
+/** 'Ask to carry something' on one's own ride: 409 `own_ride`. */
+export const OWN_RIDE_MESSAGE = "You can't ask for your own ride.";
+/** The ride asked to carry a request (`POST /api/rides/:id/asks`: 201 new, 200 when it was asked before). */
+export const rideAskSchema = z.object({
+  id: z.string().uuid(),
+  ride_id: z.string().uuid(),
+  request_id: z.string().uuid(),
+  created_at: z.string(),
+});
+export type RideAsk = z.infer<typeof rideAskSchema>;
+
+/**
+ * A ride's route alert: `POST /api/rides/:id/alert` -> 201 SavedSearch (200 when it is already on; 409
+ * `route_needs_places` ROUTE_NEEDS_PLACES when the ride has no places; 400 SAVED_SEARCH_LIMIT_MESSAGE past the
+ * limit), `DELETE /api/rides/:id/alert` -> 204 (also when it was off). Someone else's ride: 404. Whether a ride's
+ * alert is on: `GET /api/saved-searches` lists it with `ride_id` (My Rides reads that list once, not per ride).
+ */
+export const routeAlertName = (origin: string, destination: string) =>
+  `Along ${origin} → ${destination}`.slice(0, SAVED_SEARCH_NAME_MAX);
+
+/** The Browse page showing a saved search's filters ('/dashboard/browse-requests?near=12&within=25'). */
+export function browsePath(kind: z.infer<typeof savedSearchKindSchema>, filters: Partial<BrowseFilters>): string {
+  const params = new URLSearchParams();
+  for (const key of ['near', 'within', 'from', 'to', 'q'] as const) {
+    const value = filters[key];
+    // 'within' means something only with 'near'.
+    if (value !== undefined && value !== '' && (key !== 'within' || filters.near !== undefined))
+      params.set(key, String(value));
+  }
+  const query = params.toString();
+  return `${kind === 'rides' ? PAGE_PATHS.browseRides : PAGE_PATHS.browseRequests}${query ? `?${query}` : ''}`;
+}

@@ -10,10 +10,13 @@ import { PaginatedList } from '@/components/paginated-list';
 export function ListPage<T extends { id: string }>({
   title,
   create,
+  actions,
   ...list
 }: React.ComponentProps<typeof PaginatedList<T>> & {
   title: string;
   create?: Omit<React.ComponentProps<typeof PageWithForm>, 'title' | 'children'>;
+  /** Buttons of the title bar of a page without a form (Browse's 'Save this search'). */
+  actions?: React.ReactNode;
 }) {
   if (create) {
     return (
@@ -24,7 +27,7 @@ export function ListPage<T extends { id: string }>({
   }
   return (
     <div>
-      <PageHeader title={title} />
+      <PageHeader title={title} actions={actions} />
       <PaginatedList {...list} />
     </div>
   );

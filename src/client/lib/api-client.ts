@@ -14,14 +14,14 @@ export class ApiError extends Error {
 
 const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
 
+type ApiInit = { method?: string; body?: unknown; signal?: AbortSignal };
+
 /**
- * Calls the API. A `body` is sent as JSON, except FormData (a file upload), which goes as multipart/form-data:
- * the browser then writes the Content-Type with its boundary itself.
+ * Calls the API and answers the successful Response (a download reads its headers and body itself). A `body` is
+ * sent as JSON, except FormData (a file upload), which goes as multipart/form-data: the browser then writes the
+ * Content-Type with its boundary itself. A failure throws ApiError.
  */
-export async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
+export async function apiResponse(path: string, init: ApiInit = {}): Promise<Response> {
   const { body } = init;
   const multipart = body instanceof FormData;
   let res: Response;
@@ -37,12 +37,18 @@ export async function api<T>(
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE);
   }
-  if (res.status === 204) return undefined as T;
-  const payload: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
+    const payload: unknown = await res.json().catch(() => undefined);
     const refusal = errorBodySchema.safeParse(payload);
     if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }
-  return payload as T;
+  return res;
+}
+
+/** Calls the API (see apiResponse) and answers the JSON body (nothing for a 204). */
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  const res = await apiResponse(path, init);
+  if (res.status === 204) return undefined as T;
+  return (await res.json().catch(() => undefined)) as T;
 }

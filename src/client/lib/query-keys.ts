@@ -9,6 +9,17 @@ export const queryKeys = {
   rides: ['rides'] as const,
   myRides: ['rides', 'mine'] as const,
   browseRides: ['rides', 'browse'] as const,
+  /**
+   * Issue 14: a ride's 'Requests along this route', one list per corridor, and its count on My Rides. Not under
+   * `requests`: an Accept there marks the card 'Offer sent' in place rather than reloading it away (the server leaves
+   * requests I offered on out of the list).
+   */
+  alongRouteLists: ['along-route', 'list'] as const,
+  alongRouteList: (rideId: string, corridor: number) => ['along-route', 'list', rideId, corridor] as const,
+  alongRouteCounts: ['along-route', 'count'] as const,
+  alongRouteCount: (rideId: string) => ['along-route', 'count', rideId] as const,
+  /** Issue 14: my saved searches and route alerts (the Alerts page and My Rides' alert toggles). */
+  savedSearches: ['saved-searches'] as const,
   requests: ['requests'] as const,
   myRequests: ['requests', 'mine'] as const,
   browseRequests: ['requests', 'browse'] as const,
@@ -47,4 +58,6 @@ export const queryKeys = {
   accountSessions: ['account', 'sessions'] as const,
   /** Place suggestions (issue 14) for what was typed, folded: the gazetteer never changes while the app runs. */
   placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
+  /** Two-factor (issue 13): on or off, recovery codes left; the re-check and delete dialogs read it too. */
+  accountTwoFactor: ['account', 'two-factor'] as const,
 };

@@ -26,6 +26,9 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     poster_id: ADA.id,
     poster_rating: NO_RATING,
     is_own: true,
+    // Typed as free text: no place chosen (issue 14).
+    origin_point: null,
+    destination_point: null,
     ...over,
   };
 }
@@ -46,6 +49,9 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     requester_rating: NO_RATING,
     is_own: false,
     accepted_by_me: false,
+    // Typed as free text: no place chosen (issue 14).
+    pickup_point: null,
+    delivery_point: null,
     ...over,
   };
 }

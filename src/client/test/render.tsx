@@ -43,7 +43,8 @@ interface StubCall {
   signal?: AbortSignal;
 }
 
-type StubAnswer = { status?: number; body?: unknown };
+/** `headers` are added to the answer's (a download's Content-Disposition). */
+type StubAnswer = { status?: number; body?: unknown; headers?: Record<string, string> };
 
 /**
  * Stubs `fetch` (the network boundary) with a handler per "METHOD /path" (query string stripped). Unknown routes
@@ -65,11 +66,16 @@ export function stubApi(routes: Record<string, (call: StubCall) => StubAnswer | 
     };
     calls.push(call);
     const handler = routes[`${method} ${path}`];
-    const { status = 200, body } = handler
-      ? await handler(call)
-      : { status: 404, body: { code: 'not_found', message: 'Not found' } };
-    if (status === 204) return new Response(null, { status });
-    return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    const {
+      status = 200,
+      body,
+      headers,
+    }: StubAnswer = handler ? await handler(call) : { status: 404, body: { code: 'not_found', message: 'Not found' } };
+    if (status === 204) return new Response(null, { status, headers });
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
   });
   vi.stubGlobal('fetch', fetchMock);
   return calls;

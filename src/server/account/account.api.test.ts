@@ -93,7 +93,7 @@ describe('Profile', () => {
     const me = await signUpAndIn('Rosa Miller');
     const res = await call<AccountProfile>('GET', '/account/profile', { cookie: me.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ full_name: 'Rosa Miller', about: null, email: me.email });
+    expect(res.body).toEqual({ full_name: 'Rosa Miller', about: null, email: me.email, pending_email: null });
   });
 
   it('saves the name and About you (trimmed); the session and the public profile show them at once', async () => {
@@ -107,7 +107,12 @@ describe('Profile', () => {
       about: ' I drive to town on Fridays. ',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ full_name: 'Rosa M. Miller', about: 'I drive to town on Fridays.', email: me.email });
+    expect(res.body).toEqual({
+      full_name: 'Rosa M. Miller',
+      about: 'I drive to town on Fridays.',
+      email: me.email,
+      pending_email: null,
+    });
 
     expect((await sessionUser(me.token))?.full_name).toBe('Rosa M. Miller');
     const publicProfile = await call<{ full_name: string; about: string | null }>('GET', `/users/${me.user.id}`, {
@@ -158,6 +163,7 @@ describe('Profile', () => {
       full_name: 'Rosa Miller',
       about: null,
       email: me.email,
+      pending_email: null,
     });
   });
 
@@ -184,7 +190,7 @@ describe('Profile', () => {
       rating_count: 99,
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ full_name: 'Rosa', about: null, email: me.email });
+    expect(res.body).toEqual({ full_name: 'Rosa', about: null, email: me.email, pending_email: null });
     expect((await call('GET', '/account/profile', { cookie: other.token })).body).toMatchObject({
       full_name: 'Ole Other',
     });

@@ -3,6 +3,7 @@ import type { AccountProfile, AccountSession, ChangePasswordInput } from '../../
 import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { profiles, users } from '../db/schema';
+import { pendingEmailOf } from './email-service';
 import type { Caller, IdentityChecks } from './identity';
 
 export const SESSION_NOT_FOUND = 'Session not found.';
@@ -33,7 +34,12 @@ export interface ProfileChange {
  * Settings 'Profile', 'Password' and 'Sessions' (issue 13). Everything acts on the caller's own account only.
  * `identity` checks passwords and codes, and bounds wrong ones per account as sign-in bounds wrong passwords.
  */
-export function createAccountService(db: Db, auth: AccountAuth, identity: IdentityChecks) {
+export function createAccountService(
+  db: Db,
+  auth: AccountAuth,
+  identity: IdentityChecks,
+  clock: () => Date = () => new Date(),
+) {
   async function profile(userId: string, exec: Db = db): Promise<AccountProfile> {
     const [row] = await exec
       .select({ full_name: profiles.fullName, about: profiles.about, email: users.email })
@@ -42,7 +48,7 @@ export function createAccountService(db: Db, auth: AccountAuth, identity: Identi
       .where(eq(users.id, userId))
       .limit(1);
     if (!row) throw notFound('Account not found.');
-    return row;
+    return { ...row, pending_email: await pendingEmailOf(exec, userId, clock()) };
   }
 
   /**

@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { passwordResetTokens, users } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue, type JobHandler } from '../jobs';
-import type { Mailer } from '../mail';
+import { composeAccountMail, type Mailer } from '../mail';
 import { notify } from '../notifications';
 import { hashPassword, type PasswordCost } from './password';
 import { hashToken } from './tokens';
@@ -125,9 +125,6 @@ export function createRecoveryService(db: Db, opts: RecoveryOptions) {
 
 export type RecoveryService = ReturnType<typeof createRecoveryService>;
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
 const validity =
   RESET_LINK_MINUTES % 60 === 0
     ? `${RESET_LINK_MINUTES / 60} hour${RESET_LINK_MINUTES === 60 ? '' : 's'}`
@@ -137,18 +134,7 @@ const NOT_YOU = "If it wasn't you, ignore this e-mail: your password stays the s
 
 /** The mail's two parts: the product, what happened, the link, and what to do if it was not you. */
 export function composeResetMail(link: string): { text: string; html: string } {
-  const text = [PRODUCT, '', ASKED, link, '', NOT_YOU, ''].join('\n');
-  const html = [
-    '<!doctype html>',
-    '<html lang="en"><body style="font-family: Arial, sans-serif; font-size: 16px; line-height: 1.5; color: #1f2933">',
-    `<p style="font-size: 18px; font-weight: bold; color: #2f6b2f">${PRODUCT}</p>`,
-    `<p>${escapeHtml(ASKED)}</p>`,
-    `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-    `<p>${escapeHtml(NOT_YOU)}</p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
-  return { text, html };
+  return composeAccountMail([{ text: ASKED, link }, { text: NOT_YOU }]);
 }
 
 /**

@@ -424,8 +424,18 @@ export function createAuthService(
     return result;
   }
 
+  /**
+   * Ends every session of the user inside the caller's transaction (account deletion); every instance is told when
+   * it commits, and this one forgets its cached copies at once.
+   */
+  async function endUserSessions(tx: Db, userId: string): Promise<void> {
+    cache.evictOwner(userId);
+    await deleteUserSessions(tx, userId);
+  }
+
   return {
     signUp,
+    endUserSessions,
     verifyCredentials,
     createSession,
     resolveSession,

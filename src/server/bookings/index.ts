@@ -2,3 +2,4 @@
 // HTTP-facing and wired by app.ts alone.
 export { announce, declineOffersBetween, declinePendingOffers } from './transitions';
 export { actionsFor, findMove, MOVES, type Move } from './lifecycle';
+export { endBookingsOfLeavingUser } from './account-exit';

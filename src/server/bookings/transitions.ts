@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import {
   DELIVERY_CODE_LOCK_MINUTES,
   DELIVERY_CODE_MAX_ATTEMPTS,
@@ -45,7 +45,7 @@ interface Parties {
   requesterId: string;
 }
 
-function eventRow(booking: Parties, actorId: string | null, type: BookingEventType, from: string, to: string) {
+export function eventRow(booking: Parties, actorId: string | null, type: BookingEventType, from: string, to: string) {
   return {
     bookingId: booking.id,
     driverId: booking.driverId,
@@ -98,22 +98,41 @@ export async function declinePendingOffers(
   out: Outbox,
   except?: string,
 ): Promise<NewNotification[]> {
+  return declineOffersWhere(
+    tx,
+    and(eq(bookings.requestId, requestId), except ? ne(bookings.id, except) : undefined),
+    cause,
+    actorId,
+    out,
+  );
+}
+
+/**
+ * declinePendingOffers over any set of bookings (`where`, besides being pending): one request's, or every request
+ * of one owner at once (account deletion, account-exit.ts). The caller holds the requests' row locks.
+ */
+export async function declineOffersWhere(
+  tx: Db,
+  where: SQL | undefined,
+  cause: keyof typeof OFFER_DECLINED_BY,
+  actorId: string | null,
+  out: Outbox,
+): Promise<NewNotification[]> {
   const { from, to } = OFFER_DECLINED_BY[cause];
   const declined = await tx
     .update(bookings)
     .set({ status: to, endedAt: sql`clock_timestamp()` })
-    .where(
-      and(
-        eq(bookings.requestId, requestId),
-        // A literal, like every status filter over a range of bookings (the pool plans generically).
-        sql`${bookings.status} = ${sql.raw(`'${from}'`)}`,
-        except ? ne(bookings.id, except) : undefined,
-      ),
-    )
-    .returning({ id: bookings.id, driverId: bookings.driverId, requesterId: bookings.requesterId });
+    // A literal, like every status filter over a range of bookings (the pool plans generically).
+    .where(and(where, sql`${bookings.status} = ${sql.raw(`'${from}'`)}`))
+    .returning({
+      id: bookings.id,
+      requestId: bookings.requestId,
+      driverId: bookings.driverId,
+      requesterId: bookings.requesterId,
+    });
   if (declined.length)
     await tx.insert(bookingEvents).values(declined.map((b) => eventRow(b, actorId, cause, from, to)));
-  for (const b of declined) announce(out, { ...b, requestId }, to, cause);
+  for (const b of declined) announce(out, b, to, cause);
   return declined.map((b) => ({
     userId: b.driverId,
     type: 'offer_declined',

@@ -148,9 +148,17 @@ export const places = pgTable(
     zip: text('zip').notNull(),
     lat: doublePrecision('lat').notNull(),
     lon: doublePrecision('lon').notNull(),
+    /**
+     * The name folded (lower case, no accents), stored once so suggestions neither fold nor re-check a row per
+     * query: folding is the costly part of a trigram search (migration 0015).
+     */
+    fold: text('fold').generatedAlwaysAs(sql`rr_fold(name)`),
   },
-  // Migration 0014 adds the suggestion indexes drizzle cannot declare: rr_fold(name) by prefix and by trigram.
-  (t) => [index('places_state_name_idx').on(t.state, t.name)],
+  (t) => [
+    index('places_state_name_idx').on(t.state, t.name),
+    // Suggestions: names by prefix, a range on text_pattern_ops; typos among the names of the same first two letters.
+    index('places_fold_prefix_idx').on(t.fold.op('text_pattern_ops')),
+  ],
 );
 
 /** Every ZIP code and its town: typing digits suggests places by ZIP. */
@@ -191,8 +199,16 @@ export const rides = pgTable(
     /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('origin'),
     ...placeColumns('destination'),
+    /** Browse 'Search': the route and notes folded by rr_search() (migration 0015), stored so no row is re-folded. */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`rr_search(origin || ' ' || destination || ' ' || coalesce(notes, ''))`,
+    ),
   },
   (t) => [
+    // Browse 'Search': each word is a LIKE '%word%' on the trigrams of active rides.
+    index('rides_active_search_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .where(sql`${t.status} = 'active'`),
     // Browse 'Near': active rides by either end's latitude (a box narrows longitude in the index too).
     index('rides_active_origin_point_idx')
       .on(t.originLat, t.originLon)
@@ -233,8 +249,16 @@ export const deliveryRequests = pgTable(
     /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('pickup'),
     ...placeColumns('delivery'),
+    /** Browse 'Search': title, description and locations folded by rr_search() (migration 0015), stored. */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`rr_search(title || ' ' || description || ' ' || pickup_location || ' ' || delivery_location)`,
+    ),
   },
   (t) => [
+    // Browse 'Search': each word is a LIKE '%word%' on the trigrams of open requests.
+    index('delivery_requests_open_search_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .where(sql`${t.status} = 'open'`),
     // Along the route and Browse 'Near': open requests by pickup (and delivery) position.
     index('delivery_requests_open_pickup_point_idx')
       .on(t.pickupLat, t.pickupLon)

@@ -3,10 +3,12 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { User } from '../../shared/auth';
 import {
+  browseQuerySchema,
   idParamSchema,
   INPUT_FALLBACK_MESSAGE,
   pageQuerySchema,
   pageSchema,
+  type BrowseQuery,
   type Page,
 } from '../../shared/marketplace';
 import { notFound } from '../core/domain-error';
@@ -20,7 +22,8 @@ import { createRouter } from './validation';
 /** What rides and delivery requests have in common: a user's own list, everyone's list, create, delete. */
 export interface ListingService<Input, Item> {
   listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
-  browse(viewerId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
+  /** The page and Browse's filters (issue 14: near, within, from, to, q). */
+  browse(viewerId: string, query: BrowseQuery): Promise<Page<Item>>;
   create(user: User, input: Input): Promise<Item>;
   /** False when the user has no such row (unknown, or another user's). */
   remove(userId: string, id: string): Promise<boolean>;
@@ -46,12 +49,16 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
   throttle: MiddlewareHandler<AppEnv>,
 ) {
   const page = pageSchema(spec.item);
-  const listRoute = (path: string, description: string) =>
+  const listRoute = <Q extends typeof pageQuerySchema | typeof browseQuerySchema>(
+    path: string,
+    description: string,
+    query: Q,
+  ) =>
     createRoute({
       method: 'get',
       path,
       tags: [spec.tag],
-      request: { query: pageQuerySchema },
+      request: { query },
       responses: {
         200: { description, content: { 'application/json': { schema: page } } },
         ...errorResponses(400, 401),
@@ -83,12 +90,12 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
   const router = createRouter();
   router.use('*', requireAuth);
 
-  router.openapi(listRoute('/mine', spec.describe.mine), async (c) => {
+  router.openapi(listRoute('/mine', spec.describe.mine, pageQuerySchema), async (c) => {
     const { user } = currentAuth(c);
     return c.json(await service.listMine(user.id, c.req.valid('query')), 200);
   });
 
-  router.openapi(listRoute('/browse', spec.describe.browse), async (c) => {
+  router.openapi(listRoute('/browse', spec.describe.browse, browseQuerySchema), async (c) => {
     const { user } = currentAuth(c);
     return c.json(await service.browse(user.id, c.req.valid('query')), 200);
   });

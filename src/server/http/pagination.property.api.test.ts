@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
-import { bookings, deliveryRequests, reviews, rides } from '../db/schema';
+import { bookings, deliveryRequests, places, reviews, rides } from '../db/schema';
 import { setupTestApp } from '../test/harness';
-import { anyLimit, forgedCursor, validNewestFirstCursor, validRideCursor } from '../test/cursors';
+import {
+  anyLimit,
+  forgedCursor,
+  validAlongRouteCursor,
+  validNewestFirstCursor,
+  validRideCursor,
+} from '../test/cursors';
 
 const { ctx, call, signUpAndIn } = setupTestApp();
 const LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 50';
@@ -14,6 +20,8 @@ let token = '';
 let lists: string[] = [];
 let ownBookingId = '';
 let ownUserId = '';
+/** The user's ride with places: its along-route list. */
+let ownRideId = '';
 
 interface OpenApiDoc {
   paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
@@ -23,15 +31,33 @@ beforeAll(async () => {
   const user = await signUpAndIn();
   token = user.token;
   // A few rows in every list, so that accepted cursors really run the "after the cursor" statements on data.
-  await ctx.database.db.insert(rides).values(
-    ['2099-01-01', '2099-01-02', '2099-01-03'].map((d, i) => ({
-      userId: user.user.id,
-      origin: `o${i}`,
-      destination: 'd',
-      departureDate: d,
-      departureTime: i === 0 ? null : '08:00:00',
-    })),
-  );
+  await ctx.database.db.insert(places).values([
+    { id: 999_001, name: 'Springfield', state: 'IL', zip: '62701', lat: 39.8, lon: -89.65 },
+    { id: 999_002, name: 'Decatur', state: 'IL', zip: '62521', lat: 39.84, lon: -88.95 },
+  ]);
+  const rideRows = await ctx.database.db
+    .insert(rides)
+    .values(
+      ['2099-01-01', '2099-01-02', '2099-01-03'].map((d, i) => ({
+        userId: user.user.id,
+        origin: `o${i}`,
+        destination: 'd',
+        departureDate: d,
+        departureTime: i === 0 ? null : '08:00:00',
+        ...(i === 0
+          ? {
+              originPlaceId: 999_001,
+              originLat: 39.8,
+              originLon: -89.65,
+              destinationPlaceId: 999_002,
+              destinationLat: 39.84,
+              destinationLon: -88.95,
+            }
+          : {}),
+      })),
+    )
+    .returning({ id: rides.id });
+  ownRideId = rideRows[0]!.id;
   const requestRows = await ctx.database.db
     .insert(deliveryRequests)
     .values(
@@ -89,7 +115,10 @@ beforeAll(async () => {
 });
 
 function get(path: string, query: [string, string][]) {
-  const concrete = path.replace('{id}', path.startsWith('/users/') ? ownUserId : ownBookingId);
+  const concrete = path.replace(
+    '{id}',
+    path.startsWith('/users/') ? ownUserId : path.startsWith('/rides/') ? ownRideId : ownBookingId,
+  );
   return call<unknown>('GET', `${concrete}?${new URLSearchParams(query)}`, { cookie: token });
 }
 
@@ -134,11 +163,13 @@ describe('every list under forged cursors and limits', () => {
   });
 
   it('answers a page for any well-formed cursor anywhere in the accepted range (PostgreSQL casts every part)', async () => {
-    const rideLists = () => lists.filter((p) => p.startsWith('/rides/'));
+    const alongRoute = (p: string) => p.endsWith('/along-route');
+    const rideLists = () => lists.filter((p) => p.startsWith('/rides/') && !alongRoute(p));
     const otherLists = () => lists.filter((p) => !p.startsWith('/rides/'));
     const pick = fc.oneof(
       fc.tuple(fc.constantFrom(...rideLists()), validRideCursor),
       fc.tuple(fc.constantFrom(...otherLists()), validNewestFirstCursor),
+      fc.tuple(fc.constantFrom(...lists.filter(alongRoute)), validAlongRouteCursor),
     );
     await fc.assert(
       fc.asyncProperty(pick, fc.integer({ min: 1, max: 50 }), async ([path, cursor], limit) => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pgNotify } from '../db/notify';
 import { jobs } from '../db/schema';
@@ -36,3 +36,15 @@ export async function enqueue(tx: Db, job: NewJob): Promise<number | null> {
   await tx.execute(sql`select ${pgNotify(JOBS_CHANNEL, '')}`);
   return row.id;
 }
+
+/**
+ * Empties a job's payload once its handler no longer needs it (a mail to an address that must not stay stored:
+ * account deletion, password reset). Its retries then find `{}` and know the work was done.
+ */
+export async function forgetPayload(db: Db, jobId: number): Promise<void> {
+  await db.update(jobs).set({ payload: {} }).where(eq(jobs.id, jobId));
+}
+
+/** Whether `forgetPayload` has emptied this payload (the handler ran to its end before). */
+export const payloadForgotten = (payload: unknown): boolean =>
+  typeof payload === 'object' && payload !== null && !Array.isArray(payload) && Object.keys(payload).length === 0;

@@ -9,15 +9,18 @@ import {
   notificationText,
   type NotificationType,
 } from '../../shared/notifications';
+import { ALERT_EMAIL_INTERVAL_MINUTES } from '../../shared/places';
 import { PAGE_PATHS } from '../../shared/routes';
 import type { Db } from '../db/client';
-import { notificationPreferences, notifications, users } from '../db/schema';
+import { notificationPreferences, notifications, savedSearches, users } from '../db/schema';
 import type { JobHandler, JobInfo } from '../jobs';
 import type { Mail, Mailer } from '../mail';
 import { dataOf } from './rows';
 import { UNSUBSCRIBE_API_PATH, type UnsubscribeTokens } from './unsubscribe';
 
-const INTERVAL_MS = MESSAGE_MAIL_INTERVAL_MINUTES * 60_000;
+/** A grouped notification's mails are this far apart at least: a conversation's, or a saved search's matches. */
+const intervalMs = (type: NotificationType) =>
+  (type === 'search_match' ? ALERT_EMAIL_INTERVAL_MINUTES : MESSAGE_MAIL_INTERVAL_MINUTES) * 60_000;
 const PRODUCT = 'RuralRoute';
 
 const payloadSchema = z.object({ notification_id: z.string().uuid() });
@@ -64,11 +67,21 @@ export function composeNotificationMail(c: Composed): Pick<Mail, 'text' | 'html'
   return { text, html };
 }
 
+async function searchMailOn(db: Db, searchId: string | undefined): Promise<boolean> {
+  if (!searchId) return false;
+  const [search] = await db
+    .select({ email: savedSearches.email })
+    .from(savedSearches)
+    .where(eq(savedSearches.id, searchId));
+  return search?.email ?? false;
+}
+
 /**
  * The handler of NOTIFICATION_EMAIL_JOB: composes and sends one notification's e-mail. It reads everything when it
  * runs, not when the job was queued, and completes without sending when the notification is gone, its optional
- * type was switched off meanwhile, or (messages) it was read. A message mail also waits for the conversation's
- * throttle: when another job mailed this conversation within MESSAGE_MAIL_INTERVAL_MINUTES, the job is deferred
+ * type was switched off meanwhile, or (grouped ones) it was read, or (saved-search matches) the search is gone or
+ * its Email is off. A grouped mail also waits for its group's throttle: when another job mailed this conversation
+ * within MESSAGE_MAIL_INTERVAL_MINUTES (this saved search within ALERT_EMAIL_INTERVAL_MINUTES), the job is deferred
  * to the end of that interval (not failed). The notification records which job mailed it: a retry of that job
  * (the mail server refused) sends again instead of waiting for its own throttle. The Message-ID is the job's (with the
  * notification's id), so a repeat after a crash mid-send is recognisable as the same mail.
@@ -85,10 +98,11 @@ export function notificationMailHandler(
    * both see 'nothing mailed yet'.
    */
   async function claimMail(
-    row: { id: string; userId: string; groupKey: string },
+    row: { id: string; userId: string; type: NotificationType; groupKey: string },
     job: JobInfo,
     now: Date,
   ): Promise<Date | null> {
+    const INTERVAL_MS = intervalMs(row.type);
     return db.transaction(async (tx) => {
       await tx.execute(
         sql`select pg_advisory_xact_lock(hashtextextended(${`notification-mail:${row.userId}:${row.groupKey}`}, 0))`,
@@ -133,12 +147,15 @@ export function notificationMailHandler(
     const type = row.type as NotificationType;
     const security = isSecurityType(type);
     if (!security && row.off?.includes(type)) return;
-    if (type === 'message' && row.readAt) return;
+    // Grouped ones (messages, saved-search matches) read in the app meanwhile need no mail.
+    if (row.groupKey && row.readAt) return;
+    // A saved search's matches are mailed only while that search exists with its 'Email' switch on.
+    if (type === 'search_match' && !(await searchMailOn(db, dataOf(row.data).search_id))) return;
 
     // Only grouped notifications (messages) have a throttle to check and a mail time to record: the others
     // skip that transaction (three round trips per mail).
     if (row.groupKey) {
-      const deferUntil = await claimMail({ ...row, groupKey: row.groupKey }, job, opts.clock());
+      const deferUntil = await claimMail({ ...row, type, groupKey: row.groupKey }, job, opts.clock());
       if (deferUntil) return { deferUntil };
     }
 

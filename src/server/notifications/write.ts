@@ -34,6 +34,13 @@ export interface NewNotification {
 const SECURITY_SQL = sql.raw(SECURITY_NOTIFICATION_TYPES.map((t) => `'${t}'`).join(', '));
 const MESSAGE_BUCKET_SECONDS = MESSAGE_MAIL_INTERVAL_MINUTES * 60;
 
+/** Grouped while unread: a conversation's messages, and the matches of one saved search. */
+function groupKey(n: NewNotification): string | null {
+  if (n.type === 'message' && n.bookingId) return `message:${n.bookingId}`;
+  if (n.type === 'search_match' && n.data?.search_id) return `search:${n.data.search_id}`;
+  return null;
+}
+
 /**
  * Writes notifications inside the caller's transaction `tx`: the rows, their e-mail jobs (unless the person
  * switched that type's e-mail off; security types always) and a live `notification.created` for each recipient,
@@ -43,9 +50,13 @@ const MESSAGE_BUCKET_SECONDS = MESSAGE_MAIL_INTERVAL_MINUTES * 60;
  * conversation is unread, it is updated (count + 1, newest time) instead of adding one; its e-mail job waits
  * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per notification
  * (the job key: a notification read and followed by a new one in the same window gets its own job); the job itself checks, when it runs, that the notification is still unread and that no message
- * mail of that conversation went out within the interval (mail-job.ts).
+ * mail of that conversation went out within the interval (mail-job.ts). Saved-search matches (`search_match`,
+ * issue 14) are grouped per search the same way and mailed through the same throttle (ALERT_EMAIL_INTERVAL_MINUTES);
+ * their job key is the notification's last mail time instead of a clock window, so a match that comes after a
+ * mail gets a job that waits for the interval's end and then mails everything that matched meanwhile.
  *
  * Call it while the rows it names (the booking, request, actor) still exist: the names and title are read now.
+ * Items for a deleted account (users.deleted_at) are dropped.
  */
 export async function notify(tx: Db, out: Outbox, items: readonly NewNotification[]): Promise<void> {
   if (!items.length) return;
@@ -57,7 +68,7 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
       booking_id: n.bookingId ?? null,
       request_id: n.requestId ?? null,
       data: n.data ?? {},
-      group_key: n.type === 'message' && n.bookingId ? `message:${n.bookingId}` : null,
+      group_key: groupKey(n),
     })),
   );
   const result = await tx.execute(sql`
@@ -80,19 +91,25 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
         select r.id, r.title from delivery_requests r where r.id = coalesce(i.request_id, b.request_id)
       ) r on true
       left join lateral (select p.full_name from profiles p where p.user_id = i.actor_id) p on true
+      -- A deleted account is told nothing more (a message or a review arriving later): one key probe per row.
+      where (select u.deleted_at from users u where u.id = i.user_id) is null
     ), ins as (
       insert into notifications as n (user_id, type, data, group_key)
       select user_id, type, data, group_key from resolved
       on conflict (user_id, group_key) where read_at is null do update
         set data = excluded.data || jsonb_build_object('count', coalesce((n.data ->> 'count')::int, 1) + 1),
             created_at = now()
-      returning n.id, n.user_id, n.type, n.data, n.group_key, n.created_at, n.read_at
+      returning n.id, n.user_id, n.type, n.data, n.group_key, n.created_at, n.read_at, n.emailed_at
     ), mail as (
       insert into jobs (kind, payload, run_at, dedupe_key)
       select ${NOTIFICATION_EMAIL_JOB}, jsonb_build_object('notification_id', ins.id),
         case when ins.group_key is null then now()
           else now() + make_interval(secs => ${MESSAGE_MAIL_DELAY_SECONDS}) end,
         case when ins.group_key is null then null
+          -- A saved search's matches: one job per notification per mail sent, so a match after a mail waits
+          -- (deferred by the job) for the interval's end and goes out then, bundled with what came meanwhile.
+          when ins.type = 'search_match' then ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
+            || coalesce((extract(epoch from ins.emailed_at) * 1000)::bigint::text, 'new')
           else ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
             || floor(extract(epoch from now()) / ${MESSAGE_BUCKET_SECONDS})::bigint end
       from ins

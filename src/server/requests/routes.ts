@@ -32,7 +32,8 @@ export function requestRoutes(service: RequestService, throttle: MiddlewareHandl
       notFoundMessage: REQUEST_NOT_FOUND,
       describe: {
         mine: 'My requests, newest first, each with its number of pending offers (offer_count)',
-        browse: 'Open requests, newest first',
+        browse:
+          'Open requests, newest first; filters (docs/places.md): near + within (pickup or delivery within the radius, nearest first, with distance_miles), from/to (needed-by date; undated ones match), q (words in the title, description and locations)',
         created: 'Request created',
         deleted:
           'Request deleted (soft: see decision 005); its pending offers are declined. 409 confirmed_booking_exists while a driver is chosen',

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { LIFECYCLE_ERRORS, type RequestDetail } from '../../shared/lifecycle';
-import type { DeliveryRequest, Page } from '../../shared/marketplace';
+import type { BrowseQuery, DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, toCents } from '../../shared/money';
+import { DEFAULT_WITHIN_MILES } from '../../shared/places';
 import type { RequestStatus } from '../../shared/statuses';
 import { declinePendingOffers } from '../bookings';
 import { DomainError, notFound } from '../core/domain-error';
@@ -14,6 +15,8 @@ import { blockedWith } from '../moderation';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { decodeCursor, toPage } from '../db/cursor';
+import { cursorMiles, nearEitherEnd, pointOf, roundMiles, textMatches, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
@@ -25,6 +28,8 @@ interface RequestFields {
   needed_by_date: string | null;
   /** Decimal string with at most 2 places, already range-checked by the schema. */
   compensation: string | null;
+  pickup_place_id: number | null;
+  delivery_place_id: number | null;
 }
 
 const requestCursor = z.tuple([cursorInstant, cursorUuid]);
@@ -40,6 +45,12 @@ const columns = {
   compensationCents: deliveryRequests.compensationCents,
   status: deliveryRequests.status,
   createdAt: deliveryRequests.createdAt,
+  pickupPlaceId: deliveryRequests.pickupPlaceId,
+  pickupLat: deliveryRequests.pickupLat,
+  pickupLon: deliveryRequests.pickupLon,
+  deliveryPlaceId: deliveryRequests.deliveryPlaceId,
+  deliveryLat: deliveryRequests.deliveryLat,
+  deliveryLon: deliveryRequests.deliveryLon,
   requesterName: profiles.fullName,
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
@@ -55,11 +66,19 @@ interface RequestRow {
   compensationCents: number | null;
   status: string;
   createdAt: Date;
+  pickupPlaceId: number | null;
+  pickupLat: number | null;
+  pickupLon: number | null;
+  deliveryPlaceId: number | null;
+  deliveryLat: number | null;
+  deliveryLon: number | null;
   requesterName: string;
   ratingCount: number;
   ratingSum: number;
   acceptedByMe?: boolean;
   offerCount?: number;
+  /** Browse with 'Near' only. */
+  distance?: number;
 }
 
 function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
@@ -80,6 +99,9 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
     ...(row.offerCount === undefined ? {} : { offer_count: row.offerCount }),
+    pickup_point: pointOf(row.pickupPlaceId, row.pickupLat, row.pickupLon),
+    delivery_point: pointOf(row.deliveryPlaceId, row.deliveryLat, row.deliveryLon),
+    ...(row.distance === undefined ? {} : { distance_miles: roundMiles(row.distance) }),
   };
 }
 
@@ -92,9 +114,28 @@ const fields = (row: RequestRow) => {
 const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as const;
 
 /** Rows older than the cursor in (created_at, id) descending order. */
-const beforeCursor = sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`;
+const beforeKey = (at: unknown, id: unknown) =>
+  sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${at}::timestamptz, ${id}::uuid)`;
+const beforeCursor = beforeKey(sql.placeholder('at'), sql.placeholder('id'));
 
-export function createRequestService(db: Db) {
+/** Runs inside the transaction that creates a request, with its id (app.ts: alerts for new requests). */
+export type OnRequestCreated = (tx: Db, requestId: string) => Promise<unknown>;
+
+/**
+ * Browse: open requests, not a suspended requester's, nor anyone's blocked either way with the viewer: one
+ * primary-key probe of users and two of blocks per row read, on top of the same index range (bench/explain.ts).
+ */
+const browsable = (viewerId: unknown) =>
+  sql`${deliveryRequests.status} = 'open' and ${users.suspendedAt} is null
+      and not ${blockedWith(viewerId, deliveryRequests.userId)}`;
+
+const nearCursor = z.tuple([cursorMiles, cursorUuid]);
+
+export function createRequestService(
+  db: Db,
+  places: PlaceService,
+  onCreated: OnRequestCreated = async () => undefined,
+) {
   const newestFirst = {
     after: beforeCursor,
     orderBy: [desc(deliveryRequests.createdAt), desc(deliveryRequests.id)],
@@ -119,20 +160,19 @@ export function createRequestService(db: Db) {
   });
   // One probe of the partial unique (request_id, driver_id) index per row on the page: an offer of mine that is
   // still live. A declined or withdrawn one does not count, so that driver may offer again.
-  const acceptedByMe = sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${sql.placeholder('viewerId')} and ${bookings.status} in ('pending', 'confirmed', 'completed'))`;
+  const acceptedBy = (viewerId: unknown) =>
+    sql<boolean>`exists (select 1 from ${bookings} where ${bookings.requestId} = ${deliveryRequests.id} and ${bookings.driverId} = ${viewerId} and ${bookings.status} in ('pending', 'confirmed', 'completed'))`;
+  const browseFrom = <F extends Record<string, SQL>>(viewerId: unknown, extra: F) =>
+    db
+      .select({ ...columns, acceptedByMe: acceptedBy(viewerId), ...extra })
+      .from(deliveryRequests)
+      .innerJoin(users, eq(users.id, deliveryRequests.userId))
+      .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+      .$dynamic();
   const open = keysetList({
     name: 'requests_browse',
-    from: () =>
-      db
-        .select({ ...columns, acceptedByMe })
-        .from(deliveryRequests)
-        .innerJoin(users, eq(users.id, deliveryRequests.userId))
-        .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
-        .$dynamic(),
-    // Not a suspended requester's, nor anyone's blocked either way with the viewer: one primary-key probe of users
-    // and two of blocks per row read, on top of the same index range (bench/explain.ts).
-    filter: sql`${deliveryRequests.status} = 'open' and ${users.suspendedAt} is null
-      and not ${blockedWith(sql.placeholder('viewerId'), deliveryRequests.userId)}`,
+    from: () => browseFrom(sql.placeholder('viewerId'), {}),
+    filter: browsable(sql.placeholder('viewerId')),
     ...newestFirst,
   });
 
@@ -141,23 +181,82 @@ export function createRequestService(db: Db) {
     return mine({ userId }, page, (r) => toRequest(r, userId));
   }
 
-  async function browse(viewerId: string, page: PageRequest): Promise<Page<DeliveryRequest>> {
-    return open({ viewerId }, page, (r) => toRequest(r, viewerId));
+  /**
+   * Open requests, newest first. Without filters: the prepared statements. With them (docs/places.md): needed-by
+   * date from/to (undated requests match any range), every 'Search' word in the title, description or locations,
+   * and with 'Near' the pickup or delivery within the radius, nearest first (cursor: miles, id).
+   */
+  async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<DeliveryRequest>> {
+    const { near, within, from, to, q } = query;
+    const toItem = (r: RequestRow) => toRequest(r, viewerId);
+    if (near === undefined && !from && !to && !q) return open({ viewerId }, query, toItem);
+    const dated = deliveryRequests.neededByDate;
+    const filters = and(
+      browsable(viewerId),
+      from ? or(isNull(dated), gte(dated, from)) : undefined,
+      to ? or(isNull(dated), lte(dated, to)) : undefined,
+      // 'Search' looks in the title, description and both locations (search_text, migration 0015).
+      textMatches(deliveryRequests.searchText, q),
+    );
+    const limit = query.limit + 1;
+    if (near === undefined) {
+      const key = decodeCursor(query.cursor, requestCursor);
+      const rows = await browseFrom(viewerId, {})
+        .where(and(filters, key ? beforeKey(...key) : undefined))
+        .orderBy(desc(deliveryRequests.createdAt), desc(deliveryRequests.id))
+        .limit(limit);
+      return toPage(rows, query.limit, toItem, sortKey);
+    }
+    const center = (await places.pointsOf([near])).get(near)!;
+    const key = decodeCursor(query.cursor, nearCursor);
+    const { where, distance } = nearEitherEnd(
+      [
+        { lat: deliveryRequests.pickupLat, lon: deliveryRequests.pickupLon },
+        { lat: deliveryRequests.deliveryLat, lon: deliveryRequests.deliveryLon },
+      ],
+      center,
+      within ?? DEFAULT_WITHIN_MILES,
+    );
+    const rows = await browseFrom(viewerId, { distance })
+      .where(
+        and(
+          filters,
+          where,
+          key ? sql`(${distance}, ${deliveryRequests.id}) > (${key[0]}::float8, ${key[1]}::uuid)` : undefined,
+        ),
+      )
+      .orderBy(distance, asc(deliveryRequests.id))
+      .limit(limit);
+    return toPage(rows, query.limit, toItem, (r) => [String(r.distance), r.id]);
   }
 
+  /** Place ids the form sent are checked (400 PLACE_NOT_FOUND) and their coordinates copied onto the request. */
   async function create(user: { id: string; full_name: string }, input: RequestFields): Promise<DeliveryRequest> {
-    const [row] = await db
-      .insert(deliveryRequests)
-      .values({
-        userId: user.id,
-        title: input.title,
-        description: input.description,
-        pickupLocation: input.pickup_location,
-        deliveryLocation: input.delivery_location,
-        neededByDate: input.needed_by_date,
-        compensationCents: input.compensation === null ? null : toCents(input.compensation),
-      })
-      .returning({ ...getTableColumns(deliveryRequests), ...ratingOf(deliveryRequests.userId) });
+    const points = await places.pointsOf([input.pickup_place_id, input.delivery_place_id]);
+    const pickup = input.pickup_place_id === null ? undefined : points.get(input.pickup_place_id);
+    const delivery = input.delivery_place_id === null ? undefined : points.get(input.delivery_place_id);
+    const [row] = await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(deliveryRequests)
+        .values({
+          userId: user.id,
+          title: input.title,
+          description: input.description,
+          pickupLocation: input.pickup_location,
+          deliveryLocation: input.delivery_location,
+          neededByDate: input.needed_by_date,
+          compensationCents: input.compensation === null ? null : toCents(input.compensation),
+          pickupPlaceId: pickup?.id ?? null,
+          pickupLat: pickup?.lat ?? null,
+          pickupLon: pickup?.lon ?? null,
+          deliveryPlaceId: delivery?.id ?? null,
+          deliveryLat: delivery?.lat ?? null,
+          deliveryLon: delivery?.lon ?? null,
+        })
+        .returning({ ...getTableColumns(deliveryRequests), ...ratingOf(deliveryRequests.userId) });
+      if (inserted[0]) await onCreated(tx, inserted[0].id);
+      return inserted;
+    });
     if (!row) throw new Error('insert returned no row');
     return toRequest({ ...row, requesterName: user.full_name }, user.id);
   }

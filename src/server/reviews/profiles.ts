@@ -17,7 +17,7 @@ import {
   toReview,
 } from './rows';
 
-/** The same answer for an unknown id, one that is not a uuid, and a suspended account. */
+/** The same answer for an unknown id, one that is not a uuid, and a suspended or deleted account. */
 export const USER_NOT_FOUND = 'User not found.';
 
 const reviewCursor = z.tuple([cursorInstant, cursorUuid]);
@@ -32,7 +32,8 @@ const completedAs = (party: AnyColumn) =>
 /**
  * Public profiles (issue 11): any signed-in user may see anyone's name, how long they have been a member, their
  * completed deliveries in each role, their rating (the counters on the profile row, kept by the transaction that
- * publishes reviews) and their published reviews. A suspended account has no profile: 404, as for an unknown id.
+ * publishes reviews) and their published reviews. A suspended or deleted account has no profile: 404, as for an
+ * unknown id.
  */
 export function createProfileService(db: Db) {
   const profileOf = db
@@ -48,13 +49,13 @@ export function createProfileService(db: Db) {
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(users.id, sql.placeholder('id')), sql`${users.suspendedAt} is null`))
+    .where(and(eq(users.id, sql.placeholder('id')), sql`${users.suspendedAt} is null and ${users.deletedAt} is null`))
     .prepare('profile');
 
   const visible = db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, sql.placeholder('id')), sql`${users.suspendedAt} is null`))
+    .where(and(eq(users.id, sql.placeholder('id')), sql`${users.suspendedAt} is null and ${users.deletedAt} is null`))
     .prepare('profile_visible');
 
   // Newest first over the partial index reviews_reviewee_published_idx (reviewee_id, published_at, id), read

@@ -15,7 +15,8 @@ export function rideRoutes(service: RideService, throttle: MiddlewareHandler<App
       notFoundMessage: RIDE_NOT_FOUND,
       describe: {
         mine: 'My rides, soonest departure first',
-        browse: 'Active rides departing today or later, soonest first',
+        browse:
+          'Active rides departing today or later, soonest first; filters (docs/places.md): near + within (either end within the radius, nearest first, with distance_miles), from/to (departure date), q (words in the route and notes)',
         created: 'Ride posted',
         deleted: 'Ride deleted',
       },

@@ -1,7 +1,8 @@
-import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { earliestToday } from '../../shared/dates';
-import type { Page, Ride } from '../../shared/marketplace';
+import { DEFAULT_WITHIN_MILES } from '../../shared/places';
+import type { BrowseQuery, Page, Ride } from '../../shared/marketplace';
 import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides, users } from '../db/schema';
@@ -9,6 +10,8 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { decodeCursor, toPage } from '../db/cursor';
+import { cursorMiles, nearEitherEnd, pointOf, roundMiles, textMatches, type PlaceService } from '../places';
 
 interface RideFields {
   origin: string;
@@ -17,6 +20,8 @@ interface RideFields {
   departure_time: string | null;
   available_space: string | null;
   notes: string | null;
+  origin_place_id: number | null;
+  destination_place_id: number | null;
 }
 
 const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
@@ -32,6 +37,12 @@ const columns = {
   notes: rides.notes,
   status: rides.status,
   createdAt: rides.createdAt,
+  originPlaceId: rides.originPlaceId,
+  originLat: rides.originLat,
+  originLon: rides.originLon,
+  destinationPlaceId: rides.destinationPlaceId,
+  destinationLat: rides.destinationLat,
+  destinationLon: rides.destinationLon,
   posterName: profiles.fullName,
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
@@ -47,9 +58,17 @@ interface RideRow {
   notes: string | null;
   status: string;
   createdAt: Date;
+  originPlaceId: number | null;
+  originLat: number | null;
+  originLon: number | null;
+  destinationPlaceId: number | null;
+  destinationLat: number | null;
+  destinationLon: number | null;
   posterName: string;
   ratingCount: number;
   ratingSum: number;
+  /** Browse with 'Near' only. */
+  distance?: number;
 }
 
 function toRide(row: RideRow, viewerId: string): Ride {
@@ -69,15 +88,30 @@ function toRide(row: RideRow, viewerId: string): Ride {
     poster_id: row.userId,
     poster_rating: ratingFrom(row.ratingCount, row.ratingSum),
     is_own: row.userId === viewerId,
+    origin_point: pointOf(row.originPlaceId, row.originLat, row.originLon),
+    destination_point: pointOf(row.destinationPlaceId, row.destinationLat, row.destinationLon),
+    ...(row.distance === undefined ? {} : { distance_miles: roundMiles(row.distance) }),
   };
 }
 
 const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:00:00', row.id] as const;
 
 /** Rows after the cursor in (date, time-or-end-of-day, id) order: one row comparison the indexes can range-scan. */
-const afterCursor = sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${sql.placeholder('date')}::date, ${sql.placeholder('time')}::time, ${sql.placeholder('id')}::uuid)`;
+const afterKey = (date: unknown, time: unknown, id: unknown) =>
+  sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${date}::date, ${time}::time, ${id}::uuid)`;
+const afterCursor = afterKey(sql.placeholder('date'), sql.placeholder('time'), sql.placeholder('id'));
 
-export function createRideService(db: Db) {
+/** Runs inside the transaction that creates a ride, with its id (app.ts: alerts for new rides). */
+export type OnRideCreated = (tx: Db, rideId: string) => Promise<unknown>;
+
+/** Browse: active rides departing on `today` or later, not a suspended driver's nor anyone blocked with the viewer. */
+const browsable = (today: unknown, viewerId: unknown) =>
+  sql`${rides.status} = 'active' and ${rides.departureDate} >= ${today}::date
+      and ${users.suspendedAt} is null and not ${blockedWith(viewerId, rides.userId)}`;
+
+const nearCursor = z.tuple([cursorMiles, cursorUuid]);
+
+export function createRideService(db: Db, places: PlaceService, onCreated: OnRideCreated = async () => undefined) {
   const list = (name: string, filter: SQL, from = () => db.select(columns).from(rides).$dynamic()) =>
     keysetList({
       name,
@@ -92,35 +126,89 @@ export function createRideService(db: Db) {
   const mine = list('rides_mine', sql`${rides.userId} = ${sql.placeholder('userId')}`);
   // Browse leaves out a suspended driver's rides and anyone blocked either way with the viewer: one primary-key
   // probe of users and two of blocks per row read, on top of the same index range (bench/explain.ts).
-  const active = list(
-    'rides_browse',
-    sql`${rides.status} = 'active' and ${rides.departureDate} >= ${sql.placeholder('today')}::date
-      and ${users.suspendedAt} is null and not ${blockedWith(sql.placeholder('viewerId'), rides.userId)}`,
-    () => db.select(columns).from(rides).innerJoin(users, eq(users.id, rides.userId)).$dynamic(),
-  );
+  const browseFrom = () => db.select(columns).from(rides).innerJoin(users, eq(users.id, rides.userId)).$dynamic();
+  const active = list('rides_browse', browsable(sql.placeholder('today'), sql.placeholder('viewerId')), browseFrom);
 
   async function listMine(userId: string, page: PageRequest): Promise<Page<Ride>> {
     return mine({ userId }, page, (r) => toRide(r, userId));
   }
 
-  /** Active rides departing today (anywhere on Earth) or later, soonest first; not a suspended or blocked driver's. */
-  async function browse(viewerId: string, page: PageRequest): Promise<Page<Ride>> {
-    return active({ today: earliestToday(), viewerId }, page, (r) => toRide(r, viewerId));
+  /**
+   * Active rides departing today (anywhere on Earth) or later, soonest first; not a suspended or blocked driver's.
+   * Without filters: the prepared statements. With them (docs/places.md): departure date from/to, every 'Search'
+   * word in the route or notes, and with 'Near' either end within the radius, nearest first (cursor: miles, id).
+   */
+  async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride>> {
+    const { near, within, from, to, q } = query;
+    const toItem = (r: RideRow) => toRide(r, viewerId);
+    if (near === undefined && !from && !to && !q) return active({ today: earliestToday(), viewerId }, query, toItem);
+    const filters = and(
+      browsable(earliestToday(), viewerId),
+      from ? gte(rides.departureDate, from) : undefined,
+      to ? lte(rides.departureDate, to) : undefined,
+      // 'Search' looks in the route and the notes (search_text, migration 0015).
+      textMatches(rides.searchText, q),
+    );
+    const limit = query.limit + 1;
+    if (near === undefined) {
+      const key = decodeCursor(query.cursor, rideCursor);
+      const rows = await browseFrom()
+        .innerJoin(profiles, eq(profiles.userId, rides.userId))
+        .where(and(filters, key ? afterKey(...key) : undefined))
+        .orderBy(asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id))
+        .limit(limit);
+      return toPage(rows, query.limit, toItem, sortKey);
+    }
+    const center = (await places.pointsOf([near])).get(near)!;
+    const key = decodeCursor(query.cursor, nearCursor);
+    const { where, distance } = nearEitherEnd(
+      [
+        { lat: rides.originLat, lon: rides.originLon },
+        { lat: rides.destinationLat, lon: rides.destinationLon },
+      ],
+      center,
+      within ?? DEFAULT_WITHIN_MILES,
+    );
+    const rows = await db
+      .select({ ...columns, distance })
+      .from(rides)
+      .innerJoin(users, eq(users.id, rides.userId))
+      .innerJoin(profiles, eq(profiles.userId, rides.userId))
+      .where(
+        and(filters, where, key ? sql`(${distance}, ${rides.id}) > (${key[0]}::float8, ${key[1]}::uuid)` : undefined),
+      )
+      .orderBy(distance, asc(rides.id))
+      .limit(limit);
+    return toPage(rows, query.limit, toItem, (r) => [String(r.distance), r.id]);
   }
 
+  /** Place ids the form sent are checked (400 PLACE_NOT_FOUND) and their coordinates copied onto the ride. */
   async function create(user: { id: string; full_name: string }, input: RideFields): Promise<Ride> {
-    const [row] = await db
-      .insert(rides)
-      .values({
-        userId: user.id,
-        origin: input.origin,
-        destination: input.destination,
-        departureDate: input.departure_date,
-        departureTime: input.departure_time,
-        availableSpace: input.available_space,
-        notes: input.notes,
-      })
-      .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
+    const points = await places.pointsOf([input.origin_place_id, input.destination_place_id]);
+    const origin = input.origin_place_id === null ? undefined : points.get(input.origin_place_id);
+    const destination = input.destination_place_id === null ? undefined : points.get(input.destination_place_id);
+    const [row] = await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(rides)
+        .values({
+          userId: user.id,
+          origin: input.origin,
+          destination: input.destination,
+          departureDate: input.departure_date,
+          departureTime: input.departure_time,
+          availableSpace: input.available_space,
+          notes: input.notes,
+          originPlaceId: origin?.id ?? null,
+          originLat: origin?.lat ?? null,
+          originLon: origin?.lon ?? null,
+          destinationPlaceId: destination?.id ?? null,
+          destinationLat: destination?.lat ?? null,
+          destinationLon: destination?.lon ?? null,
+        })
+        .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
+      if (inserted[0]) await onCreated(tx, inserted[0].id);
+      return inserted;
+    });
     if (!row) throw new Error('insert returned no row');
     return toRide({ ...row, posterName: user.full_name }, user.id);
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { readEnv, type Env } from '../env';
+import { loadPlaces } from '../places';
 import { createTestDatabase, testListenUrl, testPrepare } from './database';
 
 export const ORIGIN = 'http://localhost';
@@ -85,17 +86,23 @@ export async function callApp<T = unknown>(
 export interface TestAppOptions {
   /** The app's clock (AppOptions.clock): a test moves it to see what happens days later, without waiting. */
   clock?: () => Date;
+  /**
+   * Load the gazetteer (about 30k places) as a first start does: only for the files that need real places (a
+   * second or so); others insert the few place rows they use.
+   */
+  places?: boolean;
 }
 
 /**
  * Boots the real app on a real database for one test file. Requests go through `app.request()`, which runs every
  * middleware; `ip` is delivered the way @hono/node-server delivers the socket address.
  */
-export function setupTestApp(envOverrides: Record<string, string> = {}, { clock }: TestAppOptions = {}) {
+export function setupTestApp(envOverrides: Record<string, string> = {}, { clock, places }: TestAppOptions = {}) {
   const ctx = {} as { app: App; database: Database; env: Env };
 
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
+    if (places) await loadPlaces(ctx.database.db);
     ctx.env = testEnv(envOverrides);
     ctx.app = createApp({ db: ctx.database.db, env: ctx.env, notifications: ctx.database.notifications, clock });
   });

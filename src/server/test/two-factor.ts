@@ -1,7 +1,19 @@
+import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { expect } from 'vitest';
 import type { RecoveryCodes, TwoFactorSetup } from '../../shared/two-factor';
+import type { Db } from '../db/client';
+import { sessions, twoFactorSecrets } from '../db/schema';
 import type { CallOptions, CallResult } from './harness';
+
+/**
+ * Two-factor on for `userId` with a known secret, written straight to the database, and the user's sessions raised
+ * to aal2 as if each had given a code (without that they would be pending: signed out until they give one).
+ */
+export async function turnOnDirectly(db: Db, userId: string, secret: string): Promise<void> {
+  await db.insert(twoFactorSecrets).values({ userId, secret, enabledAt: new Date() });
+  await db.update(sessions).set({ aal: 'aal2' }).where(eq(sessions.userId, userId));
+}
 
 /** TOTP steps are 30 seconds (RFC 6238), as auth/second-factor.ts checks them. */
 export const STEP_MS = 30_000;

@@ -73,6 +73,20 @@ export function Component() {
             We built RuralRoute to do the same thing for every road: a place to post the trip, post the request, and
             find each other.
           </p>
+          <p className="text-base">
+            Town names, ZIP codes and their positions come from{' '}
+            <a className="font-medium text-primary underline underline-offset-4" href="https://www.geonames.org/">
+              GeoNames
+            </a>
+            , used under the{' '}
+            <a
+              className="font-medium text-primary underline underline-offset-4"
+              href="https://creativecommons.org/licenses/by/4.0/"
+            >
+              Creative Commons Attribution 4.0 licence
+            </a>
+            .
+          </p>
         </div>
       </Section>
       <SignUpBand

@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PASSWORDS_DO_NOT_MATCH, WRONG_CURRENT_PASSWORD } from '../../../../shared/account';
 import { COMMON_PASSWORD_MESSAGE } from '../../../../shared/password-rules';
+import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '../../../../shared/two-factor';
 import { NEW_PASSWORD_HINT } from '@/features/auth';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { findToast } from './find-toast';
@@ -103,6 +104,36 @@ describe('PasswordSection', () => {
     expect(current()).toHaveFocus();
     expect(fresh()).toHaveValue(NEW);
     expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(0);
+  });
+
+  it("with two-factor on and no recent check ('code_required'), asks for the code and sends the form again with it", async () => {
+    const calls = stubApi({
+      'POST /account/password': ({ body }) => {
+        const code = (body as { code?: string }).code;
+        if (!code) return { status: 400, body: { code: 'code_required', message: CODE_REQUIRED } };
+        if (code !== '123456') return { status: 400, body: { code: 'wrong_code', message: WRONG_CODE } };
+        return { status: 204 };
+      },
+    });
+    renderWithProviders(<PasswordSection />);
+    expect(within(section()).queryByLabelText(CODE_LABEL)).toBeNull();
+    const user = await fill({ current: OLD, next: NEW, again: NEW });
+    const code = await within(section()).findByLabelText(CODE_LABEL);
+    expect(code).toHaveAccessibleDescription(CODE_REQUIRED);
+    expect(code).toHaveFocus();
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    await user.keyboard('111111{Enter}');
+    await waitFor(() => expect(code).toHaveAccessibleDescription(WRONG_CODE));
+    await user.clear(code);
+    await user.keyboard('123456{Enter}');
+    await findToast('Password changed');
+    expect(calls.map((c) => c.body)).toEqual([
+      { current_password: OLD, new_password: NEW, confirm_password: NEW },
+      { current_password: OLD, new_password: NEW, confirm_password: NEW, code: '111111' },
+      { current_password: OLD, new_password: NEW, confirm_password: NEW, code: '123456' },
+    ]);
+    // Done: the code field goes with the rest.
+    expect(within(section()).queryByLabelText(CODE_LABEL)).toBeNull();
   });
 
   it("too many wrong tries (429) is the usual 'Error' toast with the server's words", async () => {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -7,6 +8,7 @@ import {
   type ChangePasswordInput,
 } from '../../../../shared/account';
 import { LIMITS } from '../../../../shared/limits';
+import { CODE_REQUIRED } from '../../../../shared/two-factor';
 import { preloadCommonPasswords } from '../../../../shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
@@ -17,6 +19,7 @@ import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 import { toastSubmitError } from '@/lib/toast';
 import { useChangePassword } from '../api/account';
+import { CodeField } from './two-factor-code-field';
 
 const ORDER = ['current_password', 'new_password', 'confirm_password'] as const;
 const EMPTY: ChangePasswordInput = { current_password: '', new_password: '', confirm_password: '' };
@@ -64,25 +67,42 @@ function PasswordField({
 /**
  * Settings, 'Password': the current one, a new one (the spec's rules and the common-password check) twice. On
  * success every other browser is signed out and a security e-mail is sent (by the server); the fields are cleared.
+ * With two-factor on and no recent check the server also asks for a code (`code_required`): the 'Authentication
+ * code' field appears and the form is sent again with it.
  */
 export function PasswordSection() {
   const change = useChangePassword();
+  const [codeAsked, setCodeAsked] = useState(false);
   const form = useForm<ChangePasswordInput>({ resolver, defaultValues: EMPTY, shouldFocusError: false });
   const { errors, isSubmitting } = form.formState;
   const busy = isSubmitting || change.isPending;
 
   const submit = form.handleSubmit(
-    (values) =>
-      change.mutate(values, {
-        onSuccess: () => form.reset(EMPTY),
+    ({ code, ...values }) => {
+      if (codeAsked && !code?.trim()) {
+        form.setError('code', { message: CODE_REQUIRED }, { shouldFocus: true });
+        return;
+      }
+      change.mutate(codeAsked ? { ...values, code } : values, {
+        onSuccess: () => {
+          form.reset(EMPTY);
+          setCodeAsked(false);
+        },
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'wrong_password') {
             form.setError('current_password', { message: WRONG_CURRENT_PASSWORD }, { shouldFocus: true });
-            return;
+          } else if (err instanceof ApiError && err.code === 'code_required') {
+            // The field appears with the message and takes focus as it mounts.
+            setCodeAsked(true);
+            form.setError('code', { message: CODE_REQUIRED });
+          } else if (err instanceof ApiError && err.code === 'wrong_code') {
+            form.setError('code', { message: err.message }, { shouldFocus: true });
+          } else {
+            toastSubmitError(err);
           }
-          toastSubmitError(err);
         },
-      }),
+      });
+    },
     (errs) => {
       const field = toastFirstError(errs, ORDER);
       if (field) form.setFocus(field);
@@ -128,6 +148,9 @@ export function PasswordSection() {
           error={errors.confirm_password?.message}
           register={form.register}
         />
+        {codeAsked ? (
+          <CodeField id="password-code" error={errors.code?.message} autoFocus {...form.register('code')} />
+        ) : null}
         <Button type="submit" disabled={busy}>
           {busy ? 'Changing password...' : 'Change password'}
         </Button>

@@ -63,6 +63,8 @@ describe('Notification settings page', () => {
       'My password was changedAlways e-mailed',
       'My e-mail address was changedAlways e-mailed',
       'Sign-in from a new browserAlways e-mailed',
+      'Two-factor authentication was turned onAlways e-mailed',
+      'Two-factor authentication was turned offAlways e-mailed',
     ]);
     expect(within(security).queryByRole('switch')).not.toBeInTheDocument();
   });

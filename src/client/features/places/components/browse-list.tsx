@@ -29,8 +29,11 @@ export function BrowseList<T extends { id: string }>({
   empty,
   noMatch,
   renderItem,
+  actions,
 }: {
   title: string;
+  /** Buttons of the title bar ('Save this search'). */
+  actions?: React.ReactNode;
   idPrefix: string;
   filterLabel: string;
   filters: ReturnType<typeof useBrowseFilters>;
@@ -44,7 +47,7 @@ export function BrowseList<T extends { id: string }>({
   const serverErrors = filterErrorsOf(query.error, filters.params);
   return (
     <div>
-      <PageHeader title={title} />
+      <PageHeader title={title} actions={actions} />
       <BrowseFilterBar idPrefix={idPrefix} label={filterLabel} serverErrors={serverErrors} />
       {serverErrors ? (
         <Card className="p-8 text-center text-muted-foreground">

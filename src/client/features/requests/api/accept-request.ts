@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { Booking } from '../../../../shared/marketplace';
 import { api, ApiError } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
@@ -10,13 +10,28 @@ function acceptRequest(requestId: string) {
   return api<Booking>('/bookings', { method: 'POST', body: { request_id: requestId } });
 }
 
+type RequestPages = InfiniteData<{ items: { id: string; accepted_by_me: boolean }[] }>;
+
+/** The accepted request's card in a ride's along-route lists turns into 'Offer sent' in place. */
+const markAccepted = (requestId: string) => (old: RequestPages | undefined) =>
+  old && {
+    ...old,
+    pages: old.pages.map((p) => ({
+      ...p,
+      items: p.items.map((r) => (r.id === requestId ? { ...r, accepted_by_me: true } : r)),
+    })),
+  };
+
 export function useAcceptRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: acceptRequest,
-    onSuccess: () => {
+    onSuccess: (_booking, requestId) => {
       toastSuccess('Success', 'Request accepted! Check your bookings to manage it.');
+      // Reloading an along-route list would drop the card (offered requests are left out); its count does drop.
+      queryClient.setQueriesData<RequestPages>({ queryKey: queryKeys.alongRouteLists }, markAccepted(requestId));
       return Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.alongRouteCounts }),
         // The browse card turns into a disabled 'Offer sent'.
         queryClient.invalidateQueries({ queryKey: queryKeys.requests }),
         queryClient.invalidateQueries({ queryKey: queryKeys.bookings }),
@@ -32,6 +47,7 @@ export function useAcceptRequest() {
         (err.code === 'request_unavailable' || err.code === 'already_accepted' || err.status === 404)
       ) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.requests });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.alongRouteLists });
       }
     },
   });

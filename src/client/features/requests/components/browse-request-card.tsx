@@ -1,4 +1,5 @@
 import { Check, MapPin } from 'lucide-react';
+import type * as React from 'react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
 import { distanceText } from '../../../../shared/places';
@@ -13,9 +14,10 @@ import { RequestDetails } from './request-details';
 
 /**
  * A request in Browse: how far it is from the 'Near' place (when set), who asked (linking to their profile) with
- * their rating, its details and 'Accept'.
+ * their rating, its details and 'Accept'. `notes` are lines under the title another list adds (along a route: 'Asked
+ * you', '+3 mi detour').
  */
-export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
+export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest; notes?: React.ReactNode }) {
   const accept = useAcceptRequest();
   const acceptLabel = accept.isPending ? 'Accepting...' : 'Accept';
   return (
@@ -28,6 +30,7 @@ export function BrowseRequestCard({ request }: { request: DeliveryRequest }) {
             {distanceText(request.distance_miles)}
           </p>
         ) : null}
+        {notes}
         <p className="text-sm text-muted-foreground">
           Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />
         </p>

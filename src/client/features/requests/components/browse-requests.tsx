@@ -1,4 +1,5 @@
 import { NO_REQUESTS_MATCH } from '../../../../shared/places';
+import { SaveSearchButton } from '@/features/alerts';
 import { BrowseList, useBrowseFilters } from '@/features/places';
 import { useBrowseRequests } from '../api/browse-requests';
 import { BrowseRequestCard } from './browse-request-card';
@@ -12,6 +13,7 @@ export function BrowseRequests() {
       idPrefix="requests"
       filterLabel="Filter requests"
       filters={filters}
+      actions={<SaveSearchButton kind="requests" />}
       query={useBrowseRequests(filters.api)}
       what="delivery requests"
       empty="No requests available at the moment. Check back later!"

@@ -99,6 +99,9 @@ describe('My Requests', () => {
       delivery_location: 'Hill Farm',
       needed_by_date: '2099-07-04',
       compensation: '12.5',
+      // Typed, not chosen from suggestions (issue 14).
+      pickup_place_id: null,
+      delivery_place_id: null,
     });
     const card = within(await screen.findByRole('list', { name: 'Your requests' }));
     expect(card.getByRole('heading', { name: 'Feed from the co-op' })).toBeVisible();

@@ -2,13 +2,14 @@ import { MapPin } from 'lucide-react';
 import type { Ride } from '../../../../shared/marketplace';
 import { distanceText } from '../../../../shared/places';
 import { ProfileLink } from '@/components/profile-link';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { AskToCarryButton } from '@/features/along-route';
 import { RatingSummaryText } from '@/features/reviews';
 import { RideDetails } from './ride-details';
 
 /**
  * A ride in Browse: the route, how far it passes from the 'Near' place (when set), who posted it (linking to their
- * profile) with their rating, and its details.
+ * profile) with their rating, its details, and 'Ask to carry something' unless it is my own ride.
  */
 export function BrowseRideCard({ ride }: { ride: Ride }) {
   return (
@@ -33,6 +34,11 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
       <CardContent>
         <RideDetails ride={ride} />
       </CardContent>
+      {ride.is_own ? null : (
+        <CardFooter>
+          <AskToCarryButton ride={ride} />
+        </CardFooter>
+      )}
     </Card>
   );
 }

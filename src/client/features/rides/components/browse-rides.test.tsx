@@ -7,7 +7,7 @@ import { BrowseRides } from './browse-rides';
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Browse Available Rides', () => {
-  it("shows the poster's name linking to their profile, date and time, space and notes, with no action button", async () => {
+  it("shows the poster's name linking to their profile, date and time, space and notes, and 'Ask to carry something'", async () => {
     const ride = makeRide({
       poster_name: 'Ada Field',
       poster_id: ADA.id,
@@ -27,6 +27,16 @@ describe('Browse Available Rides', () => {
     expect(card.getByText('December 1, 2099 at 07:05')).toBeVisible();
     expect(card.getByText('Available space: Trunk')).toBeVisible();
     expect(card.getByText('Call first')).toBeVisible();
+    expect(card.getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Ask to carry something: Oakville → Millbrook',
+    ]);
+  });
+
+  it("has no 'Ask to carry something' on my own ride", async () => {
+    stubApi({ 'GET /rides/browse': () => ({ body: { items: [makeRide({ is_own: true })], next_cursor: null } }) });
+    renderWithProviders(<BrowseRides />);
+    const card = within(await screen.findByRole('list', { name: 'Available rides' }));
+    expect(card.getByRole('heading', { name: 'Oakville → Millbrook' })).toBeVisible();
     expect(card.queryByRole('button')).not.toBeInTheDocument();
   });
 

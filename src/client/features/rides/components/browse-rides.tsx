@@ -1,4 +1,5 @@
 import { NO_RIDES_MATCH } from '../../../../shared/places';
+import { SaveSearchButton } from '@/features/alerts';
 import { BrowseList, useBrowseFilters } from '@/features/places';
 import { useBrowseRides } from '../api/browse-rides';
 import { BrowseRideCard } from './browse-ride-card';
@@ -12,6 +13,7 @@ export function BrowseRides() {
       idPrefix="rides"
       filterLabel="Filter rides"
       filters={filters}
+      actions={<SaveSearchButton kind="rides" />}
       query={useBrowseRides(filters.api)}
       what="available rides"
       empty="No rides available at the moment. Check back later!"

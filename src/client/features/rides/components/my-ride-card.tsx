@@ -1,5 +1,6 @@
 import type { Ride } from '../../../../shared/marketplace';
 import { OwnedItemCard } from '@/components/owned-item-card';
+import { RideRouteActions } from '@/features/along-route';
 import { useDeleteRide } from '../api/delete-ride';
 import { RideDetails } from './ride-details';
 
@@ -18,6 +19,8 @@ export function MyRideCard({ ride }: { ride: Ride }) {
       }}
     >
       <RideDetails ride={ride} />
+      {/* Only a ride still to be driven has requests to pick up along the way. */}
+      {ride.status === 'active' ? <RideRouteActions ride={ride} /> : null}
     </OwnedItemCard>
   );
 }

@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Password, Sessions, Notifications, Blocked people', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -51,10 +51,15 @@ describe('Settings page', () => {
     renderWithProviders(<SettingsPage />);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Profile',
+      'Email',
       'Password',
       'Sessions',
+      'Two-factor authentication',
       'Notifications',
+      'Alerts',
       'Blocked people',
+      'Your data',
+      'Delete account',
     ]);
     expect(await within(screen.getByRole('region', { name: 'Profile' })).findByLabelText('Full name')).toHaveValue(
       'Ada Field',
@@ -65,6 +70,13 @@ describe('Settings page', () => {
         name: 'Sign out of all other sessions',
       }),
     ).toBeDisabled();
+  });
+
+  it("has an 'Alerts' section leading to my saved searches and route alerts", () => {
+    stubApi({ 'GET /blocks': () => ({ body: emptyPage }) });
+    renderWithProviders(<SettingsPage />);
+    const alerts = screen.getByRole('region', { name: 'Alerts' });
+    expect(within(alerts).getByRole('link', { name: 'Alerts' })).toHaveAttribute('href', PAGE_PATHS.alerts);
   });
 
   it("says so when I haven't blocked anyone", async () => {

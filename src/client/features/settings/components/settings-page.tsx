@@ -1,29 +1,44 @@
 import { PageHeader } from '@/components/page-header';
-import { PasswordSection, ProfileSection, SessionsSection } from '@/features/account';
+import {
+  ConfirmIdentityProvider,
+  DeleteAccountSection,
+  EmailSection,
+  PasswordSection,
+  ProfileSection,
+  SessionsSection,
+  TwoFactorSection,
+  YourDataSection,
+} from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
+import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
 
-/**
- * '/dashboard/settings': one card per section, in this order. Later sections (email after profile; two-step
- * sign-in, my data, delete account) are added to this list.
- */
+/** '/dashboard/settings': one card per section, in this order ('Delete account', the danger zone, last). */
 const SECTIONS = [
   { id: 'profile', Section: ProfileSection },
+  { id: 'email', Section: EmailSection },
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
+  { id: 'two-factor', Section: TwoFactorSection },
   { id: 'notifications', Section: NotificationsSection },
+  { id: 'alerts', Section: AlertsSection },
   { id: 'blocked-people', Section: BlockedPeopleSection },
+  { id: 'your-data', Section: YourDataSection },
+  { id: 'delete-account', Section: DeleteAccountSection },
 ];
 
 export function SettingsPage() {
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Settings" />
-      <div className="space-y-6">
-        {SECTIONS.map(({ id, Section }) => (
-          <Section key={id} />
-        ))}
-      </div>
+      {/* Every card's sensitive action may need 'Confirm it's you' first. */}
+      <ConfirmIdentityProvider>
+        <div className="space-y-6">
+          {SECTIONS.map(({ id, Section }) => (
+            <Section key={id} />
+          ))}
+        </div>
+      </ConfirmIdentityProvider>
     </div>
   );
 }

@@ -1,0 +1,5 @@
+import { AlertsPage } from '@/features/alerts';
+
+export function Component() {
+  return <AlertsPage />;
+}

@@ -1,0 +1,5 @@
+import { AlongRoutePage } from '@/features/along-route';
+
+export function Component() {
+  return <AlongRoutePage />;
+}

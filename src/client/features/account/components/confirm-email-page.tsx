@@ -1,0 +1,118 @@
+import { useEffect, useRef } from 'react';
+import type * as React from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '../../../../shared/account';
+import { PAGE_PATHS } from '../../../../shared/routes';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { useSession } from '@/features/auth';
+import { ApiError } from '@/lib/api-client';
+import { isEmailLinkExpired, useConfirmEmail } from '../api/email';
+
+const linkClass =
+  'rounded-sm font-medium text-primary underline underline-offset-4 hover:decoration-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
+const ASK_AGAIN = 'Ask for a new one';
+const [BEFORE_LINK, AFTER_LINK] = EMAIL_LINK_EXPIRED.split(ASK_AGAIN);
+const CHECKING_TITLE = 'Confirm your new email';
+
+/** Where to go next: Settings when this browser is signed in, else the sign-in page (Settings asks for it anyway). */
+function NextStep({ signedIn }: { signedIn: boolean }) {
+  return signedIn ? (
+    <Link to={PAGE_PATHS.settings} className={linkClass}>
+      Go to Settings
+    </Link>
+  ) : (
+    <Link to={PAGE_PATHS.auth} className={linkClass}>
+      Sign in
+    </Link>
+  );
+}
+
+/**
+ * '/confirm-email?token=...', the link of the 'Confirm your new RuralRoute e-mail address' mail. The change is made
+ * as soon as the page opens, signed in or not (any browser: the token says whose). An expired, used or unknown link
+ * says so, with the way to ask again in Settings.
+ */
+export function ConfirmEmailPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const confirm = useConfirmEmail();
+  const { mutate } = confirm;
+  const session = useSession();
+  const signedIn = Boolean(session.data?.user);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  // Once per token: React's strict mode runs effects twice, and a second POST would find the link used.
+  const postedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!token || postedFor.current === token) return;
+    postedFor.current = token;
+    mutate(token);
+  }, [token, mutate]);
+
+  // The outcome replaces 'Confirming...': the heading takes the focus so it is read first.
+  const settled = confirm.isSuccess || confirm.isError;
+  useEffect(() => {
+    if (settled) headingRef.current?.focus();
+  }, [settled]);
+
+  let title = CHECKING_TITLE;
+  let body: React.ReactNode;
+  if (confirm.data) {
+    title = EMAIL_CHANGED_TOAST;
+    body = (
+      <>
+        <p>
+          Your email address is now <span className="font-medium break-all">{confirm.data.email}</span>. Use it to sign
+          in from now on.
+        </p>
+        <NextStep signedIn={signedIn} />
+      </>
+    );
+  } else if (!token || isEmailLinkExpired(confirm.error)) {
+    body = (
+      <p>
+        {BEFORE_LINK}
+        <Link to={PAGE_PATHS.settings} className={linkClass}>
+          {ASK_AGAIN}
+        </Link>
+        {AFTER_LINK}
+      </p>
+    );
+  } else if (confirm.error instanceof ApiError && confirm.error.code === 'email_taken') {
+    body = (
+      <>
+        <p>{confirm.error.message}</p>
+        <NextStep signedIn={signedIn} />
+      </>
+    );
+  } else if (confirm.isError) {
+    body = (
+      <div role="alert" className="flex flex-col items-start gap-3">
+        <p>
+          We couldn&apos;t change your email.
+          {confirm.error instanceof ApiError ? ` ${confirm.error.message}` : ''}
+        </p>
+        <Button variant="outline" onClick={() => mutate(token)}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else {
+    body = <p>Confirming your new email...</p>;
+  }
+
+  return (
+    <div className="flex justify-center px-4 py-10">
+      <Card className="w-full max-w-md space-y-4 p-6 md:p-8">
+        <h1 ref={headingRef} tabIndex={-1} className="rounded-sm text-2xl font-bold focus:outline-none">
+          {title}
+        </h1>
+        <div aria-live="polite" className="space-y-4">
+          {body}
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AlongRouteRequest } from '../../../../shared/along-route';
+import { ASKED_YOU_LABEL, ROUTE_NEEDS_PLACES } from '../../../../shared/places';
+import { alongRoutePath, PAGE_PATHS } from '../../../../shared/routes';
+import { makeRequest, makeRide } from '@/test/factories';
+import { renderWithProviders, stubApi } from '@/test/render';
+import { AlongRoutePage } from './along-route-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const ride = makeRide({ origin: 'Springfield, IL', destination: 'Decatur, IL', departure_date: '2099-06-01' });
+const listPath = `/rides/${ride.id}/along-route`;
+
+const along = (over: Partial<AlongRouteRequest> = {}): AlongRouteRequest => ({
+  ...makeRequest(),
+  detour_miles: 2.4,
+  asked: false,
+  ...over,
+});
+const asked = along({ title: 'Seed corn to Niantic', asked: true, detour_miles: 3.6 });
+const near = along({ title: 'Parcel to Illiopolis', detour_miles: 0.4 });
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
+}
+
+/** The page at its route (the router gives it the ride id), the current URL shown beside it. */
+function renderPage(route = alongRoutePath(ride.id)) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path={PAGE_PATHS.alongRoute}
+        element={
+          <>
+            <AlongRoutePage />
+            <Where />
+          </>
+        }
+      />
+    </Routes>,
+    { route },
+  );
+}
+
+function stubPage(list: Parameters<typeof stubApi>[0][string], extra: Parameters<typeof stubApi>[0] = {}) {
+  return stubApi({
+    'GET /rides/mine': () => ({ body: { items: [ride], next_cursor: null } }),
+    [`GET ${listPath}`]: list,
+    ...extra,
+  });
+}
+
+const card = (title: string) => within(screen.getByRole('heading', { name: title }).closest('li')!);
+
+describe('Requests along this route', () => {
+  it("shows the ride, the corridor (5 miles), and the requests asked first with 'Asked you' and each detour", async () => {
+    const calls = stubPage(() => ({ body: { items: [asked, near], next_cursor: null, corridor_miles: 5 } }));
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Requests along this route' })).toBeVisible();
+    expect(await screen.findByText('Springfield, IL → Decatur, IL, June 1, 2099')).toBeVisible();
+    expect(screen.getByLabelText('Corridor')).toHaveValue('5');
+    expect(screen.getByRole('link', { name: 'My Rides' })).toHaveAttribute('href', PAGE_PATHS.myRides);
+
+    const list = await screen.findByRole('list', { name: 'Requests along this route' });
+    expect(
+      within(list)
+        .getAllByRole('heading')
+        .map((h) => h.textContent),
+    ).toEqual(['Seed corn to Niantic', 'Parcel to Illiopolis']);
+    expect(card('Seed corn to Niantic').getByText(ASKED_YOU_LABEL)).toBeVisible();
+    expect(card('Seed corn to Niantic').getByText('+4 mi detour')).toBeVisible();
+    expect(card('Parcel to Illiopolis').queryByText(ASKED_YOU_LABEL)).not.toBeInTheDocument();
+    expect(card('Parcel to Illiopolis').getByText('Less than 1 mi detour')).toBeVisible();
+    expect(calls.find((c) => c.path.startsWith(listPath))?.path).toBe(`${listPath}?corridor=5&limit=20`);
+  });
+
+  it("'Corridor' changes the list and the URL; a URL's corridor is read back", async () => {
+    const calls = stubPage(({ path }) => ({
+      body: {
+        items: path.includes('corridor=15') ? [near, along({ title: 'Hay to Mount Zion' })] : [near],
+        next_cursor: null,
+        corridor_miles: 5,
+      },
+    }));
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByRole('heading', { name: 'Parcel to Illiopolis' });
+    await user.selectOptions(screen.getByLabelText('Corridor'), '15 miles');
+    expect(await screen.findByRole('heading', { name: 'Hay to Mount Zion' })).toBeVisible();
+    expect(screen.getByTestId('where')).toHaveTextContent(`${alongRoutePath(ride.id)}?corridor=15`);
+    expect(calls.filter((c) => c.path.startsWith(listPath)).map((c) => c.path)).toEqual([
+      `${listPath}?corridor=5&limit=20`,
+      `${listPath}?corridor=15&limit=20`,
+    ]);
+  });
+
+  it('a corridor from a shared link that is not a listed choice is still shown; a bad one falls back to 5', async () => {
+    stubPage(() => ({ body: { items: [], next_cursor: null, corridor_miles: 7 } }));
+    const { unmount } = renderPage(`${alongRoutePath(ride.id)}?corridor=7`);
+    expect(screen.getByLabelText('Corridor')).toHaveValue('7');
+    expect(screen.getByRole('option', { name: '7 miles' })).toBeInTheDocument();
+    unmount();
+    renderPage(`${alongRoutePath(ride.id)}?corridor=900`);
+    expect(screen.getByLabelText('Corridor')).toHaveValue('5');
+  });
+
+  it("Accept works as in Browse: the same toast, and the card turns into 'Offer sent' in place", async () => {
+    const calls = stubPage(() => ({ body: { items: [asked, near], next_cursor: null, corridor_miles: 5 } }), {
+      'POST /bookings': () => ({ status: 201, body: {} }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Accept request Seed corn to Niantic' }));
+    expect(await screen.findByText('Request accepted! Check your bookings to manage it.')).toBeVisible();
+    expect(
+      await card('Seed corn to Niantic').findByRole('button', { name: 'Offer sent for request Seed corn to Niantic' }),
+    ).toBeDisabled();
+    expect(
+      card('Parcel to Illiopolis').getByRole('button', { name: 'Accept request Parcel to Illiopolis' }),
+    ).toBeEnabled();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ request_id: asked.id });
+    // Not reloaded: the server leaves offered requests out, which would drop the card instead.
+    expect(calls.filter((c) => c.path.startsWith(listPath))).toHaveLength(1);
+  });
+
+  it("pages with 'Load more'", async () => {
+    const calls = stubPage(({ path }) =>
+      path.includes('cursor=c1')
+        ? { body: { items: [along({ title: 'Last one' })], next_cursor: null, corridor_miles: 5 } }
+        : { body: { items: [near], next_cursor: 'c1', corridor_miles: 5 } },
+    );
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('heading', { name: 'Last one' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith(listPath)).map((c) => c.path)).toEqual([
+      `${listPath}?corridor=5&limit=20`,
+      `${listPath}?corridor=5&limit=20&cursor=c1`,
+    ]);
+  });
+
+  it('says so when nothing lies along the route', async () => {
+    stubPage(() => ({ body: { items: [], next_cursor: null, corridor_miles: 5 } }));
+    renderPage();
+    expect(
+      await screen.findByText('No requests along this route yet. Try a wider corridor, or check back later.'),
+    ).toBeVisible();
+  });
+
+  it('a ride that is not mine (404) or has no places (409) is said in plain words, with the way back', async () => {
+    stubApi({
+      'GET /rides/mine': () => ({ body: { items: [], next_cursor: null } }),
+      [`GET ${listPath}`]: () => ({ status: 404, body: { code: 'not_found', message: 'Ride not found.' } }),
+    });
+    const { unmount } = renderPage();
+    expect(await screen.findByText("We couldn't find this ride. It may have been deleted.")).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Back to My Rides' })).toHaveAttribute('href', PAGE_PATHS.myRides);
+    expect(screen.queryByLabelText('Corridor')).not.toBeInTheDocument();
+    unmount();
+
+    stubPage(() => ({ status: 409, body: { code: 'route_needs_places', message: ROUTE_NEEDS_PLACES } }));
+    renderPage();
+    expect(await screen.findByText(ROUTE_NEEDS_PLACES)).toBeVisible();
+    expect(screen.queryByLabelText('Corridor')).not.toBeInTheDocument();
+  });
+
+  it('any other failure shows the error with a working retry', async () => {
+    let fail = true;
+    stubPage(() =>
+      fail
+        ? { status: 503, body: { code: 'internal_error', message: 'Try later.' } }
+        : { body: { items: [near], next_cursor: null, corridor_miles: 5 } },
+    );
+    const user = userEvent.setup();
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't load requests along this route. Try later.");
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Parcel to Illiopolis' })).toBeVisible();
+  });
+
+  it('finds the ride beyond the first page of my rides for its summary', async () => {
+    const calls = stubApi({
+      'GET /rides/mine': ({ path }) =>
+        path.includes('cursor=p2')
+          ? { body: { items: [ride], next_cursor: null } }
+          : { body: { items: [makeRide()], next_cursor: 'p2' } },
+      [`GET ${listPath}`]: () => ({ body: { items: [], next_cursor: null, corridor_miles: 5 } }),
+    });
+    renderPage();
+    expect(await screen.findByText('Springfield, IL → Decatur, IL, June 1, 2099')).toBeVisible();
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path.startsWith('/rides/mine')).map((c) => c.path)).toEqual([
+        '/rides/mine?limit=50',
+        '/rides/mine?limit=50&cursor=p2',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,133 @@
+import { useId } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { AlongRouteRequest } from '../../../../shared/along-route';
+import {
+  ASKED_YOU_LABEL,
+  alongRouteQuerySchema,
+  CORRIDOR_DEFAULT_MILES,
+  ROUTE_NEEDS_PLACES,
+} from '../../../../shared/places';
+import { PAGE_PATHS } from '../../../../shared/routes';
+import { BackLink } from '@/components/back-link';
+import { PageHeader } from '@/components/page-header';
+import { PaginatedList } from '@/components/paginated-list';
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/select';
+import { BrowseRequestCard } from '@/features/requests';
+import { ApiError } from '@/lib/api-client';
+import { formatDateWithTime } from '@/lib/format';
+import { useAlongRoute, useMyRide } from '../api/along-route';
+
+const TITLE = 'Requests along this route';
+/** The choices of 'Corridor' (the API takes any width from 1 to 25 miles; a URL's other width is added). */
+const CORRIDORS = [1, 2, 5, 10, 15, 25];
+const EMPTY = 'No requests along this route yet. Try a wider corridor, or check back later.';
+
+/** The corridor of the URL (?corridor=), or the default when it is missing or out of range. */
+function corridorOf(query: URLSearchParams): number {
+  const parsed = alongRouteQuerySchema.safeParse({ corridor: query.get('corridor') ?? undefined });
+  return parsed.success ? parsed.data.corridor : CORRIDOR_DEFAULT_MILES;
+}
+
+function detourText(miles: number): string {
+  return miles < 1 ? 'Less than 1 mi detour' : `+${Math.round(miles)} mi detour`;
+}
+
+/** What the along-route list adds to a Browse card: 'Asked you' and the detour. */
+function Notes({ request }: { request: AlongRouteRequest }) {
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm">
+      {request.asked ? <Badge tone="blue">{ASKED_YOU_LABEL}</Badge> : null}
+      {request.detour_miles === null ? null : <span className="font-medium">{detourText(request.detour_miles)}</span>}
+    </p>
+  );
+}
+
+function CorridorControl({ corridor, onChange }: { corridor: number; onChange: (miles: number) => void }) {
+  const id = useId();
+  const choices = CORRIDORS.includes(corridor) ? CORRIDORS : [...CORRIDORS, corridor].sort((a, b) => a - b);
+  return (
+    <div className="mb-6 max-w-xs space-y-2">
+      <Label htmlFor={id}>Corridor</Label>
+      <NativeSelect
+        id={id}
+        aria-describedby={`${id}-hint`}
+        value={String(corridor)}
+        onChange={(event) => onChange(Number(event.target.value))}
+      >
+        {choices.map((miles) => (
+          <option key={miles} value={miles}>
+            {miles === 1 ? '1 mile' : `${miles} miles`}
+          </option>
+        ))}
+      </NativeSelect>
+      <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+        How far pickup and delivery may be from the straight line between your origin and destination.
+      </p>
+    </div>
+  );
+}
+
+/** The plain-words page for a ride that is not mine (404) or has no places (409). */
+function Refusal({ text }: { text: string }) {
+  return (
+    <Card className="space-y-3 p-6">
+      <p>{text}</p>
+      <Link to={PAGE_PATHS.myRides} className="font-medium text-primary underline underline-offset-4">
+        Back to My Rides
+      </Link>
+    </Card>
+  );
+}
+
+/**
+ * '/dashboard/rides/:id/along-route': the open requests along my ride, asked first then by the detour, each with
+ * Browse's card and Accept; 'Corridor' (in the URL) widens or narrows the search.
+ */
+export function AlongRoutePage() {
+  const { id = '' } = useParams();
+  const [query, setQuery] = useSearchParams();
+  const corridor = corridorOf(query);
+  const ride = useMyRide(id);
+  const list = useAlongRoute(id, corridor);
+  const refusal = list.error instanceof ApiError && !list.data ? list.error : null;
+
+  const summary = ride.data
+    ? `${ride.data.origin} → ${ride.data.destination}, ${formatDateWithTime(ride.data.departure_date, ride.data.departure_time)}`
+    : undefined;
+  return (
+    <div>
+      <BackLink to={PAGE_PATHS.myRides}>My Rides</BackLink>
+      <PageHeader title={TITLE} description={summary} />
+      {refusal?.status === 404 ? (
+        <Refusal text="We couldn't find this ride. It may have been deleted." />
+      ) : refusal?.code === 'route_needs_places' ? (
+        <Refusal text={ROUTE_NEEDS_PLACES} />
+      ) : (
+        <>
+          <CorridorControl
+            corridor={corridor}
+            onChange={(miles) =>
+              setQuery(
+                (old) => {
+                  const next = new URLSearchParams(old);
+                  next.set('corridor', String(miles));
+                  return next;
+                },
+                { replace: true },
+              )
+            }
+          />
+          <PaginatedList
+            query={list}
+            what="requests along this route"
+            empty={EMPTY}
+            renderItem={(request) => <BrowseRequestCard request={request} notes={<Notes request={request} />} />}
+          />
+        </>
+      )}
+    </div>
+  );
+}

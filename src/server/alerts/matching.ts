@@ -1,0 +1,154 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { CORRIDOR_DEFAULT_MILES, browsePath } from '../../shared/places';
+import { alongRoutePath } from '../../shared/routes';
+import { alongRideSql, milesBetweenSql, sqlFrameOfColumns } from '../along-route';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import { Outbox } from '../events';
+import { blockedWith } from '../moderation';
+import { notify, type NewNotification } from '../notifications';
+import type { StoredFilters } from './service';
+
+/** Miles per degree of latitude (the haversine's mean radius): the boxes below. */
+const K = sql.raw(String((Math.PI * 3958.8) / 180));
+
+interface Matched {
+  id: string;
+  user_id: string;
+  name: string;
+  kind: 'requests' | 'rides';
+  filters: StoredFilters;
+  ride_id: string | null;
+}
+
+/**
+ * The post's point (p.<lat>, p.<lon>) within the search's 'near' place's 'within' miles: a latitude/longitude box
+ * first (plain arithmetic, so most searches are dropped before any trigonometry), then the haversine.
+ */
+function nearPoint(lat: string, lon: string): SQL {
+  const pLat = sql.raw(`p.${lat}`);
+  const pLon = sql.raw(`p.${lon}`);
+  const within = sql`(s.filters ->> 'within')::float8`;
+  return sql`(${pLat} is not null
+    and np.lat between ${pLat} - ${within} / ${K} and ${pLat} + ${within} / ${K}
+    and abs(np.lon - ${pLon}) * ${K} * cos(radians(least(89, abs(${pLat}) + ${within} / ${K}))) <= ${within}
+    and ${milesBetweenSql({ lat: pLat, lon: pLon }, { lat: sql`np.lat`, lon: sql`np.lon` })} <= ${within})`;
+}
+
+/**
+ * The saved searches of `kind` that the post `p` (one row, materialized once with its folded `text`) matches,
+ * other people's only, not across a block either way, the owner not suspended. 'near': either end of the post
+ * within the place's miles; 'from' / 'to': the post's date inside (a request without a date matches any range);
+ * 'q': every word of the search (folded, split at anything but letters and digits) inside the post's text.
+ * Searches are read by kind (their index); the rest is arithmetic per search row, trigonometry only inside boxes.
+ */
+function matchingSql(kind: 'requests' | 'rides', post: SQL, ends: [string, string][], date: string, route: SQL): SQL {
+  const from = sql`(s.filters ->> 'from')::date`;
+  const to = sql`(s.filters ->> 'to')::date`;
+  return sql`
+    with p as materialized (${post})
+    select s.id, s.user_id, s.name, s.kind, s.filters, s.ride_id
+    from p
+    join saved_searches s on s.kind = ${kind} and s.user_id <> p.user_id
+    left join places np on np.id = (s.filters ->> 'near')::int
+    where (s.filters ->> 'from' is null or p.${sql.raw(date)} is null or p.${sql.raw(date)} >= ${from})
+      and (s.filters ->> 'to' is null or p.${sql.raw(date)} is null or p.${sql.raw(date)} <= ${to})
+      and (s.filters ->> 'near' is null or (np.id is not null
+        and (${sql.join(
+          ends.map(([lat, lon]) => nearPoint(lat, lon)),
+          sql` or `,
+        )})))
+      and (s.filters ->> 'q' is null or not exists (
+        select 1 from regexp_split_to_table(rr_fold(s.filters ->> 'q'), '[^[:alnum:]]+') w
+        where w <> '' and strpos(p.text, w) = 0))
+      and ${route}
+      -- Last, on the few searches left: one primary-key probe each (a join would be planned for all of them).
+      and not exists (select 1 from users u where u.id = s.user_id and u.suspended_at is not null)
+      and not ${blockedWith(sql`s.user_id`, sql`p.user_id`)}`;
+}
+
+/**
+ * A route alert matches a new request along its ride (the default corridor, as 'Requests along this route'
+ * opens): both ends inside the corridor's latitude band first, then the exact corridor and direction, and the
+ * request needed on or after the ride's date (or undated). The ride must still be active.
+ */
+function routeAlertSql(): SQL {
+  const corridor = sql`${CORRIDOR_DEFAULT_MILES}::float8`;
+  const band = (lat: string) =>
+    sql`p.${sql.raw(lat)} between least(ar.origin_lat, ar.destination_lat) - ${corridor} / ${K}
+      and greatest(ar.origin_lat, ar.destination_lat) + ${corridor} / ${K}`;
+  const frame = sqlFrameOfColumns(
+    { lat: sql`ar.origin_lat`, lon: sql`ar.origin_lon` },
+    { lat: sql`ar.destination_lat`, lon: sql`ar.destination_lon` },
+  );
+  return sql`(s.ride_id is null or exists (
+    select 1 from rides ar
+    where ar.id = s.ride_id and ar.status = 'active' and ar.origin_lat is not null and ar.destination_lat is not null
+      and p.pickup_lat is not null and p.delivery_lat is not null and ${band('pickup_lat')} and ${band('delivery_lat')}
+      and (p.needed_by_date is null or p.needed_by_date >= ar.departure_date)
+      and ${alongRideSql(
+        frame,
+        { lat: sql`p.pickup_lat`, lon: sql`p.pickup_lon` },
+        { lat: sql`p.delivery_lat`, lon: sql`p.delivery_lon` },
+        corridor,
+      )}))`;
+}
+
+const requestMatches = (id: string) =>
+  matchingSql(
+    'requests',
+    sql`select r.*, rr_fold(r.title || ' ' || r.description) as text from delivery_requests r where r.id = ${id}`,
+    [
+      ['pickup_lat', 'pickup_lon'],
+      ['delivery_lat', 'delivery_lon'],
+    ],
+    'needed_by_date',
+    routeAlertSql(),
+  );
+
+const rideMatches = (id: string) =>
+  matchingSql(
+    'rides',
+    sql`select r.*, rr_fold(coalesce(r.notes, '')) as text from rides r where r.id = ${id}`,
+    [
+      ['origin_lat', 'origin_lon'],
+      ['destination_lat', 'destination_lon'],
+    ],
+    'departure_date',
+    sql`s.ride_id is null`,
+  );
+
+/**
+ * One 'search_match' per matched saved search, grouped while unread (notify's group key `search:<id>`: the count
+ * grows), written in the creating transaction `tx` with its live events. Its e-mail (when the search's Email is
+ * on) is throttled to one per ALERT_EMAIL_INTERVAL_MINUTES per search by the notification mail job.
+ */
+async function notifyMatches(tx: Db, query: SQL): Promise<number> {
+  const matched = rowsOf<Matched>(await tx.execute(query));
+  if (!matched.length) return 0;
+  const items: NewNotification[] = matched.map((s) => ({
+    userId: s.user_id,
+    type: 'search_match',
+    data: {
+      kind: s.kind,
+      search_id: s.id,
+      search_name: s.name,
+      ...(s.ride_id
+        ? { ride_id: s.ride_id, path: alongRoutePath(s.ride_id) }
+        : { path: browsePath(s.kind, s.filters) }),
+    },
+  }));
+  const out = new Outbox();
+  await notify(tx, out, items);
+  await out.flush(tx);
+  return matched.length;
+}
+
+/**
+ * The callbacks app.ts hands to the ride and request services: they run inside the transaction that creates the
+ * post, so its alerts are written (or not) with it. Each resolves to the number of saved searches notified.
+ */
+export const alertMatching = {
+  requestCreated: (tx: Db, requestId: string) => notifyMatches(tx, requestMatches(requestId)),
+  rideCreated: (tx: Db, rideId: string) => notifyMatches(tx, rideMatches(rideId)),
+};
