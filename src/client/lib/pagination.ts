@@ -27,7 +27,8 @@ const cursorPaging = {
 
 /**
  * The hook of one list endpoint's infinite query; `filters` are fixed query parameters (e.g. `role`), `errorToast`
- * is the spec's 'Error' toast text when a load fails.
+ * is the spec's 'Error' toast text when a load fails. The hook takes the page's own parameters (Browse filters from
+ * the URL): each set is its own cached list under `queryKey`, so invalidating `queryKey` reloads them all.
  */
 export function listQuery<T extends z.ZodType>({
   path,
@@ -42,13 +43,14 @@ export function listQuery<T extends z.ZodType>({
   filters?: Record<string, string>;
   errorToast?: string;
 }) {
-  const options = infiniteQueryOptions({
-    queryKey,
-    queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal, filters),
-    ...cursorPaging,
-    meta: errorToast ? { errorToast } : undefined,
-  });
-  return function useList() {
-    return useInfiniteQuery(options);
+  const options = (params: Record<string, string>) =>
+    infiniteQueryOptions({
+      queryKey: Object.keys(params).length ? [...queryKey, params] : queryKey,
+      queryFn: ({ pageParam, signal }) => fetchPage(path, item, pageParam, signal, { ...filters, ...params }),
+      ...cursorPaging,
+      meta: errorToast ? { errorToast } : undefined,
+    });
+  return function useList(params: Record<string, string> = {}) {
+    return useInfiniteQuery(options(params));
   };
 }

@@ -56,6 +56,8 @@ export const queryKeys = {
   account: ['account'] as const,
   accountProfile: ['account', 'profile'] as const,
   accountSessions: ['account', 'sessions'] as const,
+  /** Place suggestions (issue 14) for what was typed, folded: the gazetteer never changes while the app runs. */
+  placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
   /** Two-factor (issue 13): on or off, recovery codes left; the re-check and delete dialogs read it too. */
   accountTwoFactor: ['account', 'two-factor'] as const,
 };

@@ -39,6 +39,8 @@ interface StubCall {
   path: string;
   body: unknown;
   headers: Headers;
+  /** The request's abort signal: a test can see a stale request cancelled. */
+  signal?: AbortSignal;
 }
 
 /** `headers` are added to the answer's (a download's Content-Disposition). */
@@ -60,6 +62,7 @@ export function stubApi(routes: Record<string, (call: StubCall) => StubAnswer | 
       path: `${path}${url.search}`,
       body: bodyOf(init?.body),
       headers: new Headers(init?.headers),
+      signal: init?.signal ?? undefined,
     };
     calls.push(call);
     const handler = routes[`${method} ${path}`];

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import type * as React from 'react';
-import { useForm, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import { useController, useForm, type Control, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormCard } from '@/components/form/form-card';
 import { InputField, TextareaField } from '@/components/form/input-field';
+import { PlaceField } from '@/components/form/place-field';
 import { toastFirstError } from '@/lib/form-errors';
 
 /** One control of the form: its field name, the props of its input (or textarea), and where it sits. */
@@ -15,6 +16,45 @@ export interface FormFieldSpec<Name extends string> extends Omit<React.Component
   hint?: string;
   wide?: boolean;
   multiline?: boolean;
+  /**
+   * A location with place suggestions: the field that keeps the chosen place's id (null while the text is free),
+   * e.g. 'origin_place_id' for 'origin'.
+   */
+  placeId?: Name;
+}
+
+/** A location field's text and its chosen place, two values of the form kept together. */
+function PlaceController<Input extends FieldValues, Output>({
+  control,
+  name,
+  placeName,
+  error,
+  ...field
+}: Omit<FormFieldSpec<string>, 'name' | 'placeId' | 'multiline' | 'wide'> & {
+  control: Control<Input, unknown, Output>;
+  name: Path<Input>;
+  placeName: Path<Input>;
+  error?: string;
+}) {
+  const { field: text } = useController({ control, name });
+  const { field: place } = useController({ control, name: placeName });
+  const { onChange: setPlace, value: placeId } = place;
+  const { ref, name: textName, value, onChange: setText, onBlur } = text;
+  return (
+    <PlaceField
+      {...field}
+      error={error}
+      name={textName}
+      ref={ref}
+      value={(value as string | undefined) ?? ''}
+      placeId={typeof placeId === 'number' ? placeId : null}
+      onBlur={onBlur}
+      onValueChange={(typed, chosen) => {
+        setText(typed);
+        setPlace(chosen?.id ?? null);
+      }}
+    />
+  );
 }
 
 /**
@@ -42,7 +82,13 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
   busyLabel: string;
   onDone: () => void;
 }) {
-  const [empty] = useState(() => Object.fromEntries(fields.map((f) => [f.name, ''])) as Input);
+  // Every field starts empty; a location's chosen place starts as none.
+  const [empty] = useState(
+    () =>
+      Object.fromEntries(
+        fields.flatMap((f) => [[f.name, ''] as const, ...(f.placeId ? [[f.placeId, null] as const] : [])]),
+      ) as Input,
+  );
   const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(schema),
     defaultValues: empty as DefaultValues<Input>,
@@ -74,9 +120,21 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
       busyLabel={busyLabel}
       onCancel={onDone}
     >
-      {fields.map(({ name, multiline, ...field }) => {
+      {fields.map(({ name, multiline, placeId, ...field }) => {
         const message = form.formState.errors[name]?.message;
         const error = typeof message === 'string' ? message : undefined;
+        if (placeId) {
+          return (
+            <PlaceController
+              key={name}
+              {...field}
+              control={form.control}
+              name={name as Path<Input>}
+              placeName={placeId as Path<Input>}
+              error={error}
+            />
+          );
+        }
         const control = { ...field, error, ...form.register(name as Path<Input>) };
         return multiline ? (
           <TextareaField key={name} {...(control as React.ComponentProps<typeof TextareaField>)} />

@@ -1,7 +1,8 @@
-import { Check } from 'lucide-react';
+import { Check, MapPin } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import type { DeliveryRequest } from '../../../../shared/marketplace';
+import { distanceText } from '../../../../shared/places';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { ProfileLink } from '@/components/profile-link';
 import { Badge } from '@/components/ui/badge';
@@ -12,8 +13,9 @@ import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
 
 /**
- * A request in Browse: who asked (linking to their profile) with their rating, its details and 'Accept'. `notes`
- * are lines under the title another list adds (along a route: 'Asked you', '+3 mi detour').
+ * A request in Browse: how far it is from the 'Near' place (when set), who asked (linking to their profile) with
+ * their rating, its details and 'Accept'. `notes` are lines under the title another list adds (along a route: 'Asked
+ * you', '+3 mi detour').
  */
 export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest; notes?: React.ReactNode }) {
   const accept = useAcceptRequest();
@@ -22,6 +24,12 @@ export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest
     <Card>
       <CardHeader className="space-y-1">
         <CardTitle className="break-words">{request.title}</CardTitle>
+        {request.distance_miles !== undefined ? (
+          <p className="flex items-center gap-1 text-sm font-medium">
+            <MapPin aria-hidden className="size-4" />
+            {distanceText(request.distance_miles)}
+          </p>
+        ) : null}
         {notes}
         <p className="text-sm text-muted-foreground">
           Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />

@@ -5,12 +5,27 @@ import { useCreateRequest } from '../api/create-request';
 
 const schema = requestInputSchema(localToday);
 
-/** In the schema's order, which is the order the first failing rule is reported in. */
+/**
+ * In the schema's order, which is the order the first failing rule is reported in. The locations suggest places;
+ * a chosen one's id goes with the text (null for free text).
+ */
 const fields = (): [FormFieldSpec<keyof RequestInput>, ...FormFieldSpec<keyof RequestInput>[]] => [
   { name: 'title', id: 'request-title', label: 'Title', required: true, wide: true },
   { name: 'description', id: 'request-description', label: 'Description', required: true, multiline: true, wide: true },
-  { name: 'pickup_location', id: 'request-pickup', label: 'Pickup Location', required: true },
-  { name: 'delivery_location', id: 'request-delivery', label: 'Delivery Location', required: true },
+  {
+    name: 'pickup_location',
+    id: 'request-pickup',
+    label: 'Pickup Location',
+    required: true,
+    placeId: 'pickup_place_id',
+  },
+  {
+    name: 'delivery_location',
+    id: 'request-delivery',
+    label: 'Delivery Location',
+    required: true,
+    placeId: 'delivery_place_id',
+  },
   { name: 'needed_by_date', id: 'request-needed-by', label: 'Needed By (optional)', type: 'date', min: localToday() },
   {
     name: 'compensation',

@@ -1,4 +1,6 @@
+import { MapPin } from 'lucide-react';
 import type { Ride } from '../../../../shared/marketplace';
+import { distanceText } from '../../../../shared/places';
 import { ProfileLink } from '@/components/profile-link';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { AskToCarryButton } from '@/features/along-route';
@@ -6,8 +8,8 @@ import { RatingSummaryText } from '@/features/reviews';
 import { RideDetails } from './ride-details';
 
 /**
- * A ride in Browse: the route, who posted it (linking to their profile) with their rating, its details, and 'Ask
- * to carry something' unless it is my own ride.
+ * A ride in Browse: the route, how far it passes from the 'Near' place (when set), who posted it (linking to their
+ * profile) with their rating, its details, and 'Ask to carry something' unless it is my own ride.
  */
 export function BrowseRideCard({ ride }: { ride: Ride }) {
   return (
@@ -16,6 +18,12 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
         <CardTitle className="break-words">
           {ride.origin} → {ride.destination}
         </CardTitle>
+        {ride.distance_miles !== undefined ? (
+          <p className="flex items-center gap-1 text-sm font-medium">
+            <MapPin aria-hidden className="size-4" />
+            {distanceText(ride.distance_miles)}
+          </p>
+        ) : null}
         <p className="text-sm text-muted-foreground">
           Posted by <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name }} />
         </p>

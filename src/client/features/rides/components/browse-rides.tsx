@@ -1,17 +1,23 @@
-import { ListPage } from '@/components/list-page';
+import { NO_RIDES_MATCH } from '../../../../shared/places';
 import { SaveSearchButton } from '@/features/alerts';
+import { BrowseList, useBrowseFilters } from '@/features/places';
 import { useBrowseRides } from '../api/browse-rides';
 import { BrowseRideCard } from './browse-ride-card';
 
-/** Spec '/dashboard/browse-rides' ('Browse Available Rides'). */
+/** Spec '/dashboard/browse-rides' ('Browse Available Rides'), with the filters of issue 14 from the URL. */
 export function BrowseRides() {
+  const filters = useBrowseFilters();
   return (
-    <ListPage
+    <BrowseList
       title="Browse Available Rides"
+      idPrefix="rides"
+      filterLabel="Filter rides"
+      filters={filters}
       actions={<SaveSearchButton kind="rides" />}
-      query={useBrowseRides()}
+      query={useBrowseRides(filters.api)}
       what="available rides"
       empty="No rides available at the moment. Check back later!"
+      noMatch={NO_RIDES_MATCH}
       renderItem={(ride) => <BrowseRideCard ride={ride} />}
     />
   );

@@ -6,10 +6,19 @@ import { usePostRide } from '../api/post-ride';
 // "Today" is the browser's: a user must be able to post for their own today, whatever the server's timezone.
 const schema = rideInputSchema(localToday);
 
-/** In the schema's order, which is the order the first failing rule is reported in. */
+/**
+ * In the schema's order, which is the order the first failing rule is reported in. Origin and Destination suggest
+ * places; a chosen one's id goes with the text (null for free text).
+ */
 const fields = (): [FormFieldSpec<keyof RideInput>, ...FormFieldSpec<keyof RideInput>[]] => [
-  { name: 'origin', id: 'ride-origin', label: 'Origin', required: true },
-  { name: 'destination', id: 'ride-destination', label: 'Destination', required: true },
+  { name: 'origin', id: 'ride-origin', label: 'Origin', required: true, placeId: 'origin_place_id' },
+  {
+    name: 'destination',
+    id: 'ride-destination',
+    label: 'Destination',
+    required: true,
+    placeId: 'destination_place_id',
+  },
   { name: 'departure_date', id: 'ride-date', label: 'Departure Date', type: 'date', min: localToday(), required: true },
   { name: 'departure_time', id: 'ride-time', label: 'Departure Time (optional)', type: 'time' },
   {

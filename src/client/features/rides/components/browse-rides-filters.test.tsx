@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation, useNavigate } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CLEAR_FILTERS_LABEL,
+  DATE_ORDER_MESSAGE,
+  NO_RIDES_MATCH,
+  PICK_SUGGESTION_HINT,
+  PLACE_NOT_FOUND,
+} from '../../../../shared/places';
+import { makeRide } from '@/test/factories';
+import { DECATUR_IL, suggestFrom } from '@/test/places';
+import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
+import { BrowseRides } from './browse-rides';
+
+afterEach(() => vi.unstubAllGlobals());
+
+/** The router's location and its Back button, as a browser would have them. */
+function Browser() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <output aria-label="Address">{location.search}</output>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Back
+      </button>
+    </>
+  );
+}
+
+const ride = makeRide({ origin: 'Springfield, IL', destination: 'Decatur, IL', is_own: false });
+
+function setup(
+  route = '/',
+  browse = (_call: { path: string }) => ({ body: { items: [ride], next_cursor: null } as unknown }) as StubAnswer,
+) {
+  const calls = stubApi({ 'GET /places': ({ path }) => suggestFrom(path), 'GET /rides/browse': browse });
+  renderWithProviders(
+    <>
+      <BrowseRides />
+      <Browser />
+    </>,
+    { route },
+  );
+  const bar = within(screen.getByRole('search', { name: 'Filter rides' }));
+  return { calls, bar, user: userEvent.setup() };
+}
+
+const address = () => new URLSearchParams(screen.getByRole('status', { name: 'Address' }).textContent!);
+type StubAnswer = { status?: number; body?: unknown };
+const browseCalls = (calls: { path: string }[]) =>
+  calls.filter((c) => c.path.startsWith('/rides/browse')).map((c) => new URL(c.path, 'http://x').searchParams);
+
+describe('Browse Rides filters', () => {
+  it('applies Near (chosen by keyboard), Within, dates and Search into the URL, and the list asks for them', async () => {
+    const { calls, bar, user } = setup('/', ({ path }) => ({
+      body: { items: [path.includes('near=') ? { ...ride, distance_miles: 12.3 } : ride], next_cursor: null },
+    }));
+    await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
+    expect(bar.getByLabelText('Within')).toBeDisabled();
+    expect(bar.getByLabelText('Within')).toHaveValue('25');
+
+    await user.type(bar.getByRole('combobox', { name: 'Near' }), 'Decat');
+    await bar.findByRole('option', { name: 'Decatur, IL 62521' });
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL');
+    expect(bar.getByLabelText('Within')).toBeEnabled();
+    await user.selectOptions(bar.getByLabelText('Within'), '10 miles');
+    await user.type(bar.getByLabelText('From'), '2099-05-01');
+    await user.type(bar.getByLabelText('To'), '2099-05-31');
+    await user.type(bar.getByRole('searchbox', { name: 'Search' }), ' Café ');
+    await user.click(bar.getByRole('button', { name: 'Apply filters' }));
+
+    await waitFor(() => expect(address().get('near')).toBe(String(DECATUR_IL.id)));
+    expect(Object.fromEntries(address())).toEqual({
+      near: String(DECATUR_IL.id),
+      within: '10',
+      near_label: 'Decatur, IL',
+      from: '2099-05-01',
+      to: '2099-05-31',
+      q: 'Café',
+    });
+    await waitFor(() => expect(browseCalls(calls)).toHaveLength(2));
+    // Ordered nearest first by the server, each card says how far.
+    expect(await screen.findByText('12 mi away')).toBeVisible();
+    const sent = browseCalls(calls)[1]!;
+    sent.delete('limit');
+    expect(Object.fromEntries(sent)).toEqual({
+      near: String(DECATUR_IL.id),
+      within: '10',
+      from: '2099-05-01',
+      to: '2099-05-31',
+      q: 'Café',
+    });
+    // The narrow screens' button counts the filters applied.
+    expect(screen.getByRole('button', { name: 'Filters (4)' })).toBeInTheDocument();
+  });
+
+  it('a shared link shows its filters and results; Back returns to the previous filters; Clear filters resets', async () => {
+    const { calls, bar, user } = setup(
+      `/?near=${DECATUR_IL.id}&within=50&near_label=Decatur%2C+IL&q=eggs`,
+      ({ path }) => ({
+        body: path.includes('q=eggs') ? { items: [ride], next_cursor: null } : emptyPage,
+      }),
+    );
+    expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL');
+    expect(bar.getByRole('combobox', { name: 'Near' })).not.toHaveAccessibleDescription();
+    expect(bar.getByLabelText('Within')).toHaveValue('50');
+    expect(bar.getByRole('searchbox', { name: 'Search' })).toHaveValue('eggs');
+    await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
+    expect(Object.fromEntries(browseCalls(calls)[0]!)).toMatchObject({ near: String(DECATUR_IL.id), q: 'eggs' });
+
+    await user.clear(bar.getByRole('searchbox', { name: 'Search' }));
+    await user.type(bar.getByRole('searchbox', { name: 'Search' }), 'piano{Enter}');
+    expect(await screen.findByText(NO_RIDES_MATCH)).toBeVisible();
+    expect(address().get('q')).toBe('piano');
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(address().get('q')).toBe('eggs'));
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('eggs');
+    // That list was cached under its filters: shown again at once.
+    expect(screen.getByRole('heading', { name: 'Springfield, IL → Decatur, IL' })).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: CLEAR_FILTERS_LABEL }));
+    await waitFor(() => expect(address().toString()).toBe(''));
+    const cleared = within(screen.getByRole('search', { name: 'Filter rides' }));
+    expect(cleared.getByRole('combobox', { name: 'Near' })).toHaveValue('');
+    expect(cleared.getByRole('combobox', { name: 'Near' })).toHaveFocus();
+    expect(cleared.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
+    expect(cleared.getByLabelText('Within')).toBeDisabled();
+    expect(await screen.findByText('No rides available at the moment. Check back later!')).toBeVisible();
+    expect(cleared.queryByRole('button', { name: CLEAR_FILTERS_LABEL })).not.toBeInTheDocument();
+  });
+
+  it('only a chosen place counts for Near: free text gets the hint and is not applied', async () => {
+    const { bar, user } = setup();
+    await user.type(bar.getByRole('combobox', { name: 'Near' }), 'my farm');
+    expect(bar.getByRole('combobox', { name: 'Near' })).toHaveAccessibleDescription(PICK_SUGGESTION_HINT);
+    expect(bar.getByLabelText('Within')).toBeDisabled();
+    await user.type(bar.getByRole('searchbox', { name: 'Search' }), 'hay');
+    await user.click(bar.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(address().get('q')).toBe('hay'));
+    expect(address().has('near')).toBe(false);
+    expect(address().has('within')).toBe(false);
+  });
+
+  it("'To' before 'From' is refused by the To field before asking the server", async () => {
+    const { calls, bar, user } = setup();
+    await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
+    await user.type(bar.getByLabelText('From'), '2099-05-10');
+    await user.type(bar.getByLabelText('To'), '2099-05-01');
+    await user.click(bar.getByRole('button', { name: 'Apply filters' }));
+    expect(bar.getByLabelText('To')).toHaveAccessibleDescription(DATE_ORDER_MESSAGE);
+    expect(bar.getByLabelText('To')).toHaveFocus();
+    expect(address().toString()).toBe('');
+    expect(browseCalls(calls)).toHaveLength(1);
+  });
+
+  it("a link the server refuses shows the server's message by its field, not a failed load", async () => {
+    setup('/?from=2099-05-10&to=2099-05-01', () => ({
+      status: 400,
+      body: { code: 'validation_error', message: DATE_ORDER_MESSAGE },
+    }));
+    const to = await screen.findByLabelText('To');
+    await waitFor(() => expect(to).toHaveAccessibleDescription(DATE_ORDER_MESSAGE));
+    expect(to).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText(/We couldn't load/)).not.toBeInTheDocument();
+    expect(screen.getByText('Change the filters above to see available rides.')).toBeVisible();
+  });
+
+  it('a place that no longer exists is reported by Near', async () => {
+    setup('/?near=999999&near_label=Atlantis', () => ({
+      status: 400,
+      body: { code: 'validation_error', message: PLACE_NOT_FOUND },
+    }));
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Near' })).toHaveAccessibleDescription(PLACE_NOT_FOUND),
+    );
+  });
+
+  it("'Load more' keeps the filters", async () => {
+    const next = makeRide({ origin: 'Riverton', destination: 'Decatur, IL', is_own: false });
+    const { calls, user } = setup(`/?q=eggs`, ({ path }) => ({
+      body: path.includes('cursor=c1') ? { items: [next], next_cursor: null } : { items: [ride], next_cursor: 'c1' },
+    }));
+    await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('heading', { name: 'Riverton → Decatur, IL' })).toBeVisible();
+    const more = browseCalls(calls).at(-1)!;
+    expect(more.get('cursor')).toBe('c1');
+    expect(more.get('q')).toBe('eggs');
+  });
+
+  it("on a narrow screen the filters fold under a 'Filters' button", async () => {
+    const { user } = setup();
+    const toggle = screen.getByRole('button', { name: 'Filters' });
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(panel).toHaveClass('hidden', 'md:block');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(panel).not.toHaveClass('hidden');
+    expect(within(panel).getByRole('search', { name: 'Filter rides' })).toBeInTheDocument();
+  });
+});
