@@ -187,6 +187,7 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
     region(page, 'Password').getByRole('button', { name: 'Change password' }),
     region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
+    region(page, 'Alerts').getByRole('link', { name: 'Alerts' }),
     region(page, 'Your data').getByRole('button', { name: 'Download my data' }),
     region(page, 'Delete account').getByRole('button', { name: 'Delete account' }),
   ];
