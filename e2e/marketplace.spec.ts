@@ -96,7 +96,8 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
   await expect(theRide).toContainText(`Posted by Alice Marsh ${t}`);
   await expect(theRide).toContainText(`${longDate(rideDate)} at 09:30`);
   await expect(theRide).toContainText('Available space: Back seat');
-  await expect(theRide.getByRole('button')).toHaveCount(0);
+  // A ride card's one action (issue 14): asking its driver to carry one of my requests.
+  await expect(theRide.getByRole('button')).toHaveText(['Ask to carry something']);
   await expectNoAxeViolations(b.page);
 
   await goTo(b.page, 'My Bookings', 'My Bookings');
