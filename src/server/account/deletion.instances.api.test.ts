@@ -2,31 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_REVOKED } from '../auth/service';
 import type { Database } from '../db/client';
 import { STRONG_PASSWORD, setupTwoInstances } from '../test/harness';
+import { heard, until } from '../test/revocation';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
-
-/** The notification reaches another instance's LISTEN connection in milliseconds on one host; 1 s is the bound. */
-const DELIVERY_BOUND_MS = 1_000;
-
-async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Resolves true when `payload` arrives on this database's LISTEN connection, false after the bound. */
-function heard(database: Database, payload: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => void unlisten().then(() => resolve(false)), DELIVERY_BOUND_MS);
-    const unlisten = database.notifications.listen(SESSION_REVOKED, (p) => {
-      if (p !== payload) return;
-      clearTimeout(timer);
-      void unlisten().then(() => resolve(true));
-    });
-  });
-}
 
 describe.skipIf(!realPostgres)('Delete account across two instances on one PostgreSQL', () => {
   // A long session cache (30 s): only the notification sent with the deletion can clear B's entries in time.

@@ -1,36 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../shared/auth';
-import type { Database } from '../db/client';
 import { STRONG_PASSWORD, setupTwoInstances } from '../test/harness';
 import { serveApp, SseClient } from '../test/sse';
 import { frozenClock, STEP_MS, twoFactorSteps } from '../test/two-factor';
 import { SESSION_REVOKED } from './service';
 import { hashToken } from './tokens';
+import { heard, until } from '../test/revocation';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
-
-/** The notification reaches another instance's LISTEN connection in milliseconds on one host; 1 s is the bound. */
-const DELIVERY_BOUND_MS = 1_000;
-
-async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Resolves true when `payload` arrives on this database's LISTEN connection, false after the bound. */
-function heard(database: Database, payload: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => void unlisten().then(() => resolve(false)), DELIVERY_BOUND_MS);
-    const unlisten = database.notifications.listen(SESSION_REVOKED, (p) => {
-      if (p !== payload) return;
-      clearTimeout(timer);
-      void unlisten().then(() => resolve(true));
-    });
-  });
-}
 
 const PENDING = { user: null, session: null, two_factor_pending: true };
 
