@@ -1,16 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { CORRIDOR_DEFAULT_MILES, browsePath } from '../../shared/places';
 import { alongRoutePath } from '../../shared/routes';
-import { alongRideSql, milesBetweenSql, sqlFrameOfColumns } from '../along-route';
+import { alongRideSql, sqlFrameOfColumns } from '../along-route';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { Outbox } from '../events';
 import { blockedWith } from '../moderation';
 import { notify, type NewNotification } from '../notifications';
+import { MILES_PER_DEGREE, milesBetween } from '../places';
 import type { StoredFilters } from './service';
 
 /** Miles per degree of latitude (the haversine's mean radius): the boxes below. */
-const K = sql.raw(String((Math.PI * 3958.8) / 180));
+const K = sql.raw(String(MILES_PER_DEGREE));
 
 interface Matched {
   id: string;
@@ -32,7 +33,7 @@ function nearPoint(lat: string, lon: string): SQL {
   return sql`(${pLat} is not null
     and np.lat between ${pLat} - ${within} / ${K} and ${pLat} + ${within} / ${K}
     and abs(np.lon - ${pLon}) * ${K} * cos(radians(least(89, abs(${pLat}) + ${within} / ${K}))) <= ${within}
-    and ${milesBetweenSql({ lat: pLat, lon: pLon }, { lat: sql`np.lat`, lon: sql`np.lon` })} <= ${within})`;
+    and ${milesBetween(pLat, pLon, { lat: sql`np.lat`, lon: sql`np.lon` })} <= ${within})`;
 }
 
 /**

@@ -1,4 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { MILES_PER_DEGREE, type Box, type Point } from '../places';
+
+export { MILES_PER_DEGREE, type Point };
 
 /**
  * The corridor around a ride (docs/along-route.md). Distances to the straight line from the ride's origin to its
@@ -14,21 +17,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * data are US towns: no ride crosses a pole or the antimeridian.
  */
 
-/** Miles per degree of latitude: Earth's mean radius (3958.8 mi), the same as the haversine of Browse's 'Near'. */
-export const MILES_PER_DEGREE = (Math.PI * 3958.8) / 180;
 /** A point this close past the corridor's edge still counts: the edge survives float rounding (1.6 mm). */
 export const EDGE_EPSILON_MILES = 1e-6;
 
-export interface Point {
-  lat: number;
-  lon: number;
-}
-
 /** Coordinates as SQL expressions (columns, parameters). */
-interface SqlPoint {
-  lat: unknown;
-  lon: unknown;
-}
+type SqlPoint = Point<unknown>;
 
 /** A ride's frame: its origin, the x scale, and the destination in frame miles (dx, dy) with its length². */
 export interface Frame {
@@ -57,13 +50,6 @@ export function frameOf(origin: Point, destination: Point): Frame {
     invLength2: length2 > 0 ? 1 / length2 : 0,
     length: Math.sqrt(length2),
   };
-}
-
-export interface Box {
-  minLat: number;
-  maxLat: number;
-  minLon: number;
-  maxLon: number;
 }
 
 /** Boxes of at most this many pieces: a long ride's list stays one index scan per piece. */
@@ -122,7 +108,7 @@ export function sqlFrameOf(frame: Frame): SqlFrame {
 }
 
 /** The frame of the ride whose columns are given (matching a new request against route alerts). */
-export function sqlFrameOfColumns(o: { lat: unknown; lon: unknown }, d: { lat: unknown; lon: unknown }): SqlFrame {
+export function sqlFrameOfColumns(o: SqlPoint, d: SqlPoint): SqlFrame {
   const k = sql.raw(String(MILES_PER_DEGREE));
   const kx = sql`(cos(radians((${o.lat} + ${d.lat}) / 2)) * ${k})`;
   const dx = sql`((${d.lon} - ${o.lon}) * ${kx})`;
@@ -174,10 +160,4 @@ export function detourSql(f: SqlFrame, pickup: SqlPoint, delivery: SqlPoint): SQ
   const q = xy(f, delivery.lat, delivery.lon);
   return sql`(sqrt(power(${p.x}, 2) + power(${p.y}, 2)) + sqrt(power(${q.x} - ${p.x}, 2) + power(${q.y} - ${p.y}, 2))
     + sqrt(power(${f.dx} - ${q.x}, 2) + power(${f.dy} - ${q.y}, 2)) - ${f.length})`;
-}
-
-/** Great-circle miles (haversine) between two points given as SQL: Browse's 'Near' distance. */
-export function milesBetweenSql(a: SqlPoint, b: SqlPoint): SQL {
-  return sql`(3958.8 * 2 * asin(least(1, sqrt(power(sin(radians(${a.lat} - ${b.lat}) / 2), 2)
-    + cos(radians(${a.lat})) * cos(radians(${b.lat})) * power(sin(radians(${a.lon} - ${b.lon}) / 2), 2)))))`;
 }

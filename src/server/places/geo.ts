@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 
 export const EARTH_RADIUS_MILES = 3958.8;
 /** Miles per degree of latitude (everywhere) and of longitude at the equator. */
-const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
+export const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
 
 /** Coordinates in degrees; `Point<SQL>` or `Point<column>` for a row's. */
 export interface Point<T = number> {
