@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { DeliveryRequest, Ride } from '../../shared/marketplace';
 import { alertMatching } from '../alerts';
 import { MILES_PER_DEGREE, frameOf, type Point } from '../along-route/geometry';
@@ -26,8 +25,8 @@ export function pointOnRide(origin: Point, destination: Point, along: number, of
 }
 
 /**
- * Rides and requests with places, until the ride and request forms send place ids (the places-server work of
- * issue 14): posted through the API as any other, then given places rows made here and their coordinates.
+ * Rides and requests at made-up places: places rows made here, then posted through the API with their ids as the
+ * forms send them (the service copies the coordinates); or inserted and matched in one transaction (newRequestAt).
  */
 export function routeHelpers(db: () => Db, call: Caller) {
   async function place(point: Point, name = 'Testville'): Promise<TestPlace> {
@@ -38,50 +37,46 @@ export function routeHelpers(db: () => Db, call: Caller) {
     return { id, ...point };
   }
 
-  async function postRide(token: string, from: Point | null, to: Point | null, extra: Record<string, unknown> = {}) {
-    const res = await call<Ride>('POST', '/rides', { cookie: token, body: rideBody(extra) });
-    if (res.status !== 201) throw new Error(`ride not created: ${res.status} ${JSON.stringify(res.body)}`);
-    if (from && to) {
-      const [o, d] = [await place(from, 'Origin'), await place(to, 'Destination')];
-      await db()
-        .update(rides)
-        .set({
-          originPlaceId: o.id,
-          originLat: o.lat,
-          originLon: o.lon,
-          destinationPlaceId: d.id,
-          destinationLat: d.lat,
-          destinationLon: d.lon,
-        })
-        .where(eq(rides.id, res.body.id));
-    }
+  /** POST `path` with `body`, plus the two ends' place ids (made here) under `keys` when both points are given. */
+  async function postAt<T>(
+    path: string,
+    token: string,
+    body: Record<string, unknown>,
+    ends: [Point | null, Point | null],
+    keys: [string, string],
+    names: [string, string],
+  ): Promise<T> {
+    const [a, b] = ends;
+    const ids = a && b ? { [keys[0]]: (await place(a, names[0])).id, [keys[1]]: (await place(b, names[1])).id } : {};
+    const res = await call<T>('POST', path, { cookie: token, body: { ...body, ...ids } });
+    if (res.status !== 201) throw new Error(`${path}: not created: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
-  async function postRequest(
+  const postRide = (token: string, from: Point | null, to: Point | null, extra: Record<string, unknown> = {}) =>
+    postAt<Ride>(
+      '/rides',
+      token,
+      rideBody(extra),
+      [from, to],
+      ['origin_place_id', 'destination_place_id'],
+      ['Origin', 'Destination'],
+    );
+
+  const postRequest = (
     token: string,
     pickup: Point | null,
     delivery: Point | null,
     extra: Record<string, unknown> = {},
-  ): Promise<DeliveryRequest> {
-    const res = await call<DeliveryRequest>('POST', '/requests', { cookie: token, body: requestBody(extra) });
-    if (res.status !== 201) throw new Error(`request not created: ${res.status} ${JSON.stringify(res.body)}`);
-    if (pickup && delivery) {
-      const [p, d] = [await place(pickup, 'Pickup'), await place(delivery, 'Delivery')];
-      await db()
-        .update(deliveryRequests)
-        .set({
-          pickupPlaceId: p.id,
-          pickupLat: p.lat,
-          pickupLon: p.lon,
-          deliveryPlaceId: d.id,
-          deliveryLat: d.lat,
-          deliveryLon: d.lon,
-        })
-        .where(eq(deliveryRequests.id, res.body.id));
-    }
-    return res.body;
-  }
+  ) =>
+    postAt<DeliveryRequest>(
+      '/requests',
+      token,
+      requestBody(extra),
+      [pickup, delivery],
+      ['pickup_place_id', 'delivery_place_id'],
+      ['Pickup', 'Delivery'],
+    );
 
   /**
    * A new request with places AT creation, as the request form will make it: inserted and matched against saved
