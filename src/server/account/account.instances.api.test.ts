@@ -4,7 +4,8 @@ import { SESSION_REVOKED } from '../auth/service';
 import { hashToken } from '../auth/tokens';
 import type { Database } from '../db/client';
 import { setupTwoInstances } from '../test/harness';
-import { heard, until } from '../test/revocation';
+import { heard } from '../test/revocation';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 

@@ -3,7 +3,8 @@ import { SESSION_REVOKED } from '../auth/service';
 import type { Database } from '../db/client';
 import { STRONG_PASSWORD, setupTwoInstances } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
-import { heard, until } from '../test/revocation';
+import { heard } from '../test/revocation';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 

@@ -5,16 +5,9 @@ import { setupTwoInstances } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
 import { RESET_MAIL_SUBJECT } from './recovery';
 import { SESSION_REVOKED } from './service';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const sink = realPostgres ? await startSmtpSink() : undefined;
 afterAll(() => sink?.close());

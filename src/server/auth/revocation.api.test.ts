@@ -7,6 +7,7 @@ import { testListenUrl } from '../test/database';
 import { callApp, setupTwoInstances } from '../test/harness';
 import { SESSION_REVOKED, createAuthService } from './service';
 import { hashToken } from './tokens';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -15,14 +16,6 @@ const realPostgres = Boolean(process.env.DATABASE_URL);
  * until the notification reaches its LISTEN connection (milliseconds on one host; the test allows 1 s).
  */
 const DELIVERY_BOUND_MS = 1_000;
-
-async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Resolves with the delay when `payload` arrives on this database's LISTEN connection, or null after the bound. */
 function heard(database: Database, payload: string): Promise<number | null> {

@@ -5,7 +5,8 @@ import { serveApp, SseClient } from '../test/sse';
 import { frozenClock, STEP_MS, twoFactorSteps } from '../test/two-factor';
 import { SESSION_REVOKED } from './service';
 import { hashToken } from './tokens';
-import { heard, until } from '../test/revocation';
+import { heard } from '../test/revocation';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 

@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/messages';
 import { createApp } from '../app';
 import { openDatabase, type Database } from '../db/client';
 import { testListenUrl, testPrepare } from '../test/database';
 import { setupTwoInstances } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
-import { dataOf, serveApp, SseClient, type SseEvent } from '../test/sse';
-import { EVENTS_CHANNEL } from './outbox';
+import { dataOf, listening, serveApp, servedInstances, SseClient, type SseEvent } from '../test/sse';
+import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
-
-async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe.skipIf(!realPostgres)('live events across two instances on one PostgreSQL', () => {
   const { ctx, a, b, signUpAndIn } = setupTwoInstances({
@@ -26,24 +18,7 @@ describe.skipIf(!realPostgres)('live events across two instances on one PostgreS
     MESSAGE_LIMIT_PER_USER_MAX: '100000',
   });
   const { story } = lifecycleHelpers(a, signUpAndIn);
-  const servers: { url: string; close(): Promise<void> }[] = [];
-  const clients: SseClient[] = [];
-  const listening = (d: Database) => d.notifications.isListening(EVENTS_CHANNEL);
-
-  beforeAll(async () => {
-    servers.push(await serveApp(ctx.apps[0]), await serveApp(ctx.apps[1]));
-    await until('both LISTEN connections', () => ctx.databases.every(listening));
-  });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await Promise.all(servers.map((s) => s.close()));
-  });
-
-  async function connect(instance: 0 | 1, token: string) {
-    const client = await SseClient.open(servers[instance]!.url, { cookie: token });
-    clients.push(client);
-    return client;
-  }
+  const { connect, track } = servedInstances(ctx);
 
   const sendVia = (caller: typeof a, token: string, bookingId: string, body: string) =>
     caller<Message>('POST', `/bookings/${bookingId}/messages`, {
@@ -124,8 +99,7 @@ describe.skipIf(!realPostgres)('live events across two instances on one PostgreS
       await until('the third LISTEN connection', () => listening(database));
       // She writes and watches her own stream: one message.created per message, nothing else.
       const s = await story(1);
-      const stream = await SseClient.open(server.url, { cookie: s.requester.token });
-      clients.push(stream);
+      const stream = track(await SseClient.open(server.url, { cookie: s.requester.token }));
       const [ready] = await stream.take(1);
 
       await ctx.databases[0].db.execute(sql`

@@ -1,25 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookingDetail } from '../../shared/lifecycle';
 import type { Notification } from '../../shared/notifications';
 import { bookingDetailPath, requestDetailPath } from '../../shared/routes';
 import { notifications } from '../db/schema';
-import type { Database } from '../db/client';
-import { EVENTS_CHANNEL } from '../events';
 import { setupTwoInstances } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
-import { dataOf, serveApp, SseClient, type SseEvent } from '../test/sse';
+import { dataOf, servedInstances, type SseEvent } from '../test/sse';
 import { toNotification } from './rows';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
-
-async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Two app instances on one real PostgreSQL: a notification written through one reaches its recipient's stream on
@@ -29,22 +19,10 @@ async function until(what: string, ok: () => boolean, withinMs = 5_000) {
 describe.skipIf(!realPostgres)('notifications across two instances on one PostgreSQL', () => {
   const { ctx, a, b, signUpAndIn } = setupTwoInstances({ AUTH_PER_IP_MAX: '100000' });
   const life = lifecycleHelpers(a, signUpAndIn);
-  const servers: { url: string; close(): Promise<void> }[] = [];
-  const clients: SseClient[] = [];
-  const listening = (d: Database) => d.notifications.isListening(EVENTS_CHANNEL);
+  const { connect } = servedInstances(ctx);
 
-  beforeAll(async () => {
-    servers.push(await serveApp(ctx.apps[0]), await serveApp(ctx.apps[1]));
-    await until('both LISTEN connections', () => ctx.databases.every(listening));
-  });
-  afterAll(async () => {
-    for (const c of clients) c.close();
-    await Promise.all(servers.map((s) => s.close()));
-  });
-
-  async function connect(instance: 0 | 1, token: string) {
-    const client = await SseClient.open(servers[instance]!.url, { cookie: token });
-    clients.push(client);
+  async function connectReady(instance: 0 | 1, token: string) {
+    const client = await connect(instance, token);
     await client.take(1); // ready
     return client;
   }
@@ -58,7 +36,7 @@ describe.skipIf(!realPostgres)('notifications across two instances on one Postgr
     const ana = await signUpAndIn('Ana Requester');
     const bob = await signUpAndIn('Bob Driver');
     const request = await life.postRequest(ana.token, 'Feed sacks');
-    const onB = await connect(1, ana.token);
+    const onB = await connectReady(1, ana.token);
 
     await life.offer(bob.token, request.id);
     const got = await onB.takeUntil((e) => e.event === 'notification.created');
@@ -78,8 +56,8 @@ describe.skipIf(!realPostgres)('notifications across two instances on one Postgr
     const bob = await signUpAndIn('Bob Driver');
     const request = await life.postRequest(ana.token, 'Hay bales');
     const booking = await life.offer(bob.token, request.id);
-    const bobOnA = await connect(0, bob.token);
-    const anaOnA = await connect(0, ana.token);
+    const bobOnA = await connectReady(0, bob.token);
+    const anaOnA = await connectReady(0, ana.token);
 
     // Chosen through B: Bob, listening on A, hears it.
     const chosen = await b<BookingDetail>('POST', `/bookings/${booking.id}/choose`, { cookie: ana.token, body: {} });

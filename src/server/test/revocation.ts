@@ -4,15 +4,6 @@ import type { Database } from '../db/client';
 /** The notification reaches another instance's LISTEN connection in milliseconds on one host; 1 s is the bound. */
 export const DELIVERY_BOUND_MS = 1_000;
 
-/** Polls `ok` every 10 ms until it holds, or fails naming `what` after `withinMs`. */
-export async function until(what: string, ok: () => boolean, withinMs = 5_000) {
-  const deadline = Date.now() + withinMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Resolves true when `payload` arrives on this database's `session_revoked` LISTEN connection, false after the bound. */
 export function heard(database: Database, payload: string): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll } from 'vitest';
+import type { Database } from '../db/client';
+import { EVENTS_CHANNEL } from '../events';
+import { until } from './wait';
 
 /** One parsed server-sent event (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface SseEvent {
@@ -205,5 +208,32 @@ export function servedEvents(app: () => Fetchable) {
       open.push(client);
       return client;
     },
+  };
+}
+
+/** This database's LISTEN connection for live events is up. */
+export const listening = (d: Database) => d.notifications.isListening(EVENTS_CHANNEL);
+
+/**
+ * For a two-instance test file (setupTwoInstances' `ctx`): serves both apps over real HTTP once both LISTEN
+ * connections are up, and closes every stream it opened (or was handed with `track`), then the servers.
+ * `connect(instance, token)` opens a stream on that instance as `token`'s browser would.
+ */
+export function servedInstances(ctx: { apps: [Fetchable, Fetchable]; databases: [Database, Database] }) {
+  const servers: Awaited<ReturnType<typeof serveApp>>[] = [];
+  const open: SseClient[] = [];
+  beforeAll(async () => {
+    servers.push(await serveApp(ctx.apps[0]), await serveApp(ctx.apps[1]));
+    await until('both LISTEN connections', () => ctx.databases.every(listening));
+  });
+  afterAll(async () => {
+    for (const c of open) c.close();
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  const track = (client: SseClient) => (open.push(client), client);
+  return {
+    track,
+    connect: async (instance: 0 | 1, token: string) =>
+      track(await SseClient.open(servers[instance]!.url, { cookie: token })),
   };
 }
