@@ -47,9 +47,11 @@ import { fillSiteConfig, siteConfigFor } from '../shared/site-config';
 import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
 import { DomainError } from './core/domain-error';
+import { periodic } from './core/periodic';
 import { limitBody } from './http/body-limit';
 import { originCheck } from './http/csrf';
 import { sessionCookie, sessionMiddleware } from './http/session';
+import { createIdempotencyStore, idempotency } from './idempotency';
 import { mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
@@ -190,6 +192,9 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const checkOrigin = originCheck(env.ALLOWED_ORIGINS);
   app.use('/api/*', (c, next) => (TOKEN_PATHS.includes(c.req.path) ? next() : checkOrigin(c, next)));
   app.use('/api/*', sessionMiddleware(auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
+  // A repeated write (the same Idempotency-Key from the same person) gets the first one's answer, not a second run.
+  const idempotencyKeys = createIdempotencyStore(db, clock);
+  app.use('/api/*', idempotency(idempotencyKeys));
 
   const api = createRouter();
   const attempts = createAttemptCounter(db);
@@ -371,29 +376,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   app.notFound((c) => sendError(c, 'not_found', 'There is nothing at this address.'));
 
   // Reviews whose 14-day period has ended are published by a sweep on every instance (idempotent: decision 019).
-  // Runs on one instance follow each other; the timer skips a beat while one is running, and close() stops the
-  // timer and waits for the run in progress.
-  const sweep = createReviewSweep(db, clock);
-  /** Settles (never rejects) when the latest run has ended; null when none is running. */
-  let sweeping: Promise<void> | null = null;
-  const publishDue = (): Promise<number> => {
-    const run = (sweeping ?? Promise.resolve()).then(() => sweep.publishDue());
-    const settled: Promise<void> = run
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        if (sweeping === settled) sweeping = null;
-      });
-    sweeping = settled;
-    return run;
-  };
-  const sweepTimer = setInterval(() => {
-    if (sweeping) return;
-    publishDue().catch((err: Error) => console.warn('[reviews] publishing due reviews failed:', err.message));
-  }, env.REVIEW_SWEEP_SECONDS * 1000);
-  sweepTimer.unref();
+  const reviewSweep = periodic('reviews', createReviewSweep(db, clock).publishDue, env.REVIEW_SWEEP_SECONDS * 1000);
 
   // Background jobs (decision 020): every instance runs a worker, woken by the NOTIFY of each enqueue and by a
   // timer; claims skip each other's jobs, so a job runs once unless its worker dies mid-run (then again, later).
@@ -422,24 +405,28 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   );
   // Old read notifications and finished jobs are deleted hourly by every instance (they skip each other's rows).
   const notificationSweep = createNotificationSweep(db, clock);
+  // Expired idempotency keys, hourly on every instance (each deletes rows the others have not locked).
+  const idempotencySweep = periodic('idempotency', idempotencyKeys.sweep, 3_600_000);
 
   /**
    * Ends every live stream, stops the hub's, the sweeps' and the job worker's timers and listeners (waiting for
    * the jobs in flight); call before closing the database. `reviews.publishDue()` runs the review sweep now,
-   * `notifications.sweep()` the cleanup of old notifications and jobs, and `jobs.runDue()` the due jobs (tests).
+   * `notifications.sweep()` the cleanup of old notifications and jobs, `idempotency.sweep()` that of expired keys,
+   * and `jobs.runDue()` the due jobs (tests).
    */
   return Object.assign(app, {
     close: async () => {
-      clearInterval(sweepTimer);
-      await sweeping;
+      await reviewSweep.close();
       await notificationSweep.close();
+      await idempotencySweep.close();
       await jobs.close();
       mailer.close();
       await hub.close();
     },
     events: hub,
-    reviews: { publishDue },
+    reviews: { publishDue: reviewSweep.run },
     notifications: { sweep: notificationSweep.sweep },
+    idempotency: { sweep: idempotencySweep.run },
     jobs,
   });
 }

@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   'report_already_resolved',
   // The same idempotency key (a message's client_id) sent again with a different body.
   'idempotency_key_reused',
+  // A write with the same Idempotency-Key is still running (src/shared/idempotency.ts).
+  'idempotency_in_progress',
   // Reviews (src/shared/reviews.ts, REVIEW_ERRORS).
   'review_not_open',
   'review_period_ended',

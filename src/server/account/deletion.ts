@@ -8,6 +8,7 @@ import {
   deliveryRequests,
   emailChanges,
   eventStreams,
+  idempotencyKeys,
   knownBrowsers,
   notificationPreferences,
   savedSearches,
@@ -153,6 +154,8 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       userEvents,
       eventStreams,
       savedSearches,
+      // Kept answers of repeated writes: their bodies may hold the name, e-mail or messages.
+      idempotencyKeys,
     ])
       await tx.delete(table).where(eq(table.userId, userId));
     // Blocks serve nothing once one side is gone (a new account of the address is a new person).

@@ -112,6 +112,33 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId), check('sessions_aal_check', sql`${t.aal} in ('aal1', 'aal2')`)],
 );
 
+/**
+ * Idempotent writes (issue 15, src/shared/idempotency.ts): a person's `Idempotency-Key` with the SHA-256 of the
+ * request it came with, and once that request has finished, its answer (status, content type, body). A row
+ * without an answer is a request in progress: a repeat waits for it. Rows older than IDEMPOTENCY_TTL_HOURS count
+ * as gone and are swept hourly; deleting an account deletes its rows (their bodies may hold personal data).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    status: integer('status'),
+    contentType: text('content_type'),
+    body: text('body'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    // The hourly sweep reads the oldest first.
+    index('idempotency_keys_created_idx').on(t.createdAt),
+    check('idempotency_keys_key_length', sql`char_length(${t.key}) between 1 and 255`),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Marketplace (issue 4): rides, delivery requests, bookings.
 // Timestamps keep millisecond precision so a JS Date round-trips them exactly (keyset cursors depend on it).

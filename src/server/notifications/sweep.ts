@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { NOTIFICATION_RETENTION_DAYS } from '../../shared/notifications';
+import { periodic } from '../core/periodic';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { jobs, notifications } from '../db/schema';
@@ -55,36 +56,12 @@ export function createNotificationSweep(db: Db, clock: () => Date) {
     };
   }
 
-  /** Settles when the run in progress has ended; null when none is running. */
-  let running: Promise<void> | null = null;
-  /** Runs the sweep now, after the run in progress (runs of one instance never overlap). */
-  function run(): Promise<SweepResult> {
-    const next = (running ?? Promise.resolve()).then(sweep);
-    const settled: Promise<void> = next
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        if (running === settled) running = null;
-      });
-    running = settled;
-    return next;
-  }
-
-  const timer = setInterval(() => {
-    if (running) return;
-    run().catch((err: Error) => console.warn('[notifications] sweeping old notifications failed:', err.message));
-  }, NOTIFICATION_SWEEP_MS);
-  timer.unref();
-
+  const task = periodic('notifications', sweep, NOTIFICATION_SWEEP_MS);
   return {
-    sweep: run,
+    /** Runs the sweep now, after the run in progress (runs of one instance never overlap). */
+    sweep: task.run,
     /** Stops the timer and waits for the run in progress. */
-    async close(): Promise<void> {
-      clearInterval(timer);
-      await running;
-    },
+    close: task.close,
   };
 }
 
