@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@/test/render';
-import { api, ApiError } from './api-client';
+import { api, ApiError, newIdempotencyKey } from './api-client';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -50,5 +50,29 @@ describe('api client bodies', () => {
     expect(sent.code).toBe('123456');
     expect(sent.photo.name).toBe('handoff.png');
     expect(calls[0]?.headers.has('Content-Type')).toBe(false);
+  });
+});
+
+describe('api client idempotency keys', () => {
+  it('gives every write a new key, reuses a key it is given, and sends none with a read', async () => {
+    const calls = stubApi({
+      'POST /thing': () => ({ body: { ok: true } }),
+      'DELETE /thing': () => ({ status: 204 }),
+      'GET /thing': () => ({ body: { ok: true } }),
+    });
+    await api('/thing', { method: 'POST', body: { a: 1 } });
+    await api('/thing', { method: 'POST', body: { a: 1 } });
+    await api('/thing', { method: 'DELETE', idempotencyKey: 'my-key-1' });
+    await api('/thing');
+    const keys = calls.map((c) => c.headers.get('Idempotency-Key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys.slice(2)).toEqual(['my-key-1', null]);
+  });
+
+  it('makes a version-4 UUID from random bytes where crypto.randomUUID is missing (plain http)', () => {
+    vi.stubGlobal('crypto', { getRandomValues: (a: Uint8Array) => a.fill(0xff) });
+    expect(newIdempotencyKey()).toBe('ffffffff-ffff-4fff-bfff-ffffffffffff');
   });
 });
