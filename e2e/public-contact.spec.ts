@@ -102,7 +102,7 @@ test('a failed send shows an Error toast and keeps what was typed', async ({ pag
     message: 'Testing on one bar.',
   });
   await form.getByRole('button', { name: 'Send Message' }).click();
-  await expectToast(page, 'Error', 'Could not reach RuralRoute. Check your connection and try again.');
+  await expectToast(page, 'Error', 'No connection. Please try again.');
   await expect(form.getByLabel('Message')).toHaveValue('Testing on one bar.');
 });
 

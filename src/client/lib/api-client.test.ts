@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@/test/render';
-import { api, ApiError, newIdempotencyKey } from './api-client';
+import { api, ApiError, newIdempotencyKey, NO_CONNECTION_MESSAGE, REQUEST_TIMEOUT_MS } from './api-client';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -74,5 +74,57 @@ describe('api client idempotency keys', () => {
   it('makes a version-4 UUID from random bytes where crypto.randomUUID is missing (plain http)', () => {
     vi.stubGlobal('crypto', { getRandomValues: (a: Uint8Array) => a.fill(0xff) });
     expect(newIdempotencyKey()).toBe('ffffffff-ffff-4fff-bfff-ffffffffffff');
+  });
+});
+
+describe('api client time limit', () => {
+  /** A line that never answers: fetch settles only when its signal aborts, as a browser's does. */
+  function silentLine() {
+    const signals: AbortSignal[] = [];
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) => {
+          signals.push(init.signal!);
+          init.signal!.addEventListener('abort', () => reject(new DOMException('The user aborted.', 'AbortError')));
+        }),
+    );
+    return signals;
+  }
+  afterEach(() => vi.useRealTimers());
+
+  it(`gives up after ${REQUEST_TIMEOUT_MS / 1000} seconds with 'No connection. Please try again.'`, async () => {
+    vi.useFakeTimers();
+    silentLine();
+    const call = api('/thing', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    let settled = false;
+    void call.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const err = (await call) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect([err.code, err.message]).toEqual(['timeout', NO_CONNECTION_MESSAGE]);
+  });
+
+  it("passes the caller's own abort on as an AbortError, not as a lost connection", async () => {
+    silentLine();
+    const controller = new AbortController();
+    const call = api('/thing', { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(((await call) as Error).name).toBe('AbortError');
+  });
+
+  it('allows an upload more time by its size (a 10 MB photo: the usual limit and 500 s more)', async () => {
+    vi.useFakeTimers();
+    const signals = silentLine();
+    const form = new FormData();
+    form.set('photo', new File([new Uint8Array(10_000_000)], 'handoff.jpg', { type: 'image/jpeg' }));
+    const call = api('/upload', { method: 'POST', body: form }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 500_000 - 1);
+    expect(signals[0]!.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(((await call) as ApiError).code).toBe('timeout');
   });
 });

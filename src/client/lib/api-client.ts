@@ -13,7 +13,10 @@ export class ApiError extends Error {
   }
 }
 
-const NETWORK_ERROR_MESSAGE = 'Could not reach RuralRoute. Check your connection and try again.';
+/** A request that failed for the line's sake (no network, or no answer in time); the change can be tried again. */
+export const NO_CONNECTION_MESSAGE = 'No connection. Please try again.';
+/** No request waits longer for its answer (issue 15: no button stays busy forever). */
+export const REQUEST_TIMEOUT_MS = 15_000;
 
 type ApiInit = {
   method?: string;
@@ -21,7 +24,48 @@ type ApiInit = {
   signal?: AbortSignal;
   /** For a write: the key of this change, so a repeat of it is answered without happening twice (a new one if unset). */
   idempotencyKey?: string;
+  /** How long to wait for the answer (REQUEST_TIMEOUT_MS; longer for an upload, by its size). */
+  timeoutMs?: number;
 };
+
+/**
+ * An upload may take longer than the usual limit on a slow line: the limit plus a second for every 20 KB of files
+ * (a 10 MB photo over 400 kbit/s takes about 200 s; this allows 515 s).
+ */
+function timeoutFor(body: FormData): number {
+  let bytes = 0;
+  body.forEach((value) => {
+    if (value instanceof Blob) bytes += value.size;
+  });
+  return REQUEST_TIMEOUT_MS + Math.ceil(bytes / 20_000) * 1000;
+}
+
+const noConnection = (code: 'network_error' | 'timeout') => new ApiError(0, code, NO_CONNECTION_MESSAGE);
+
+/**
+ * The caller's signal (a query cancelled, a dialog closed) and a timer, as one signal. `timedOut` tells which of
+ * the two aborted a request: the caller's abort is passed on as it is, the timer's becomes a 'timeout' ApiError.
+ * Written out because AbortSignal.any is missing on phones a few years old.
+ */
+function deadline(ms: number, outer?: AbortSignal) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ms);
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    },
+  };
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -39,15 +83,38 @@ export function newIdempotencyKey(): string {
  * Calls the API and answers the successful Response (a download reads its headers and body itself). A `body` is
  * sent as JSON, except FormData (a file upload), which goes as multipart/form-data: the browser then writes the
  * Content-Type with its boundary itself. Every write carries an Idempotency-Key (docs/weak-signal.md). A failure
- * throws ApiError.
+ * throws ApiError; so does no answer within the time limit ('timeout'): the limit covers the wait for the answer's
+ * headers here (a download then reads its body at the line's pace), and the whole body in api().
  */
 export async function apiResponse(path: string, init: ApiInit = {}): Promise<Response> {
+  const { res, limit } = await send(path, init);
+  limit.done();
+  return res;
+}
+
+/** Calls the API (see apiResponse) and answers the JSON body (nothing for a 204); the timeout covers the body too. */
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
+  const { res, limit } = await send(path, init);
+  try {
+    if (res.status === 204) return undefined as T;
+    return (await res.json().catch((err: unknown) => {
+      if (limit.timedOut()) throw noConnection('timeout');
+      if ((err as Error).name === 'AbortError') throw err;
+      return undefined;
+    })) as T;
+  } finally {
+    limit.done();
+  }
+}
+
+async function send(path: string, init: ApiInit) {
   const { body } = init;
   const multipart = body instanceof FormData;
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = {};
   if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (!SAFE_METHODS.has(method)) headers[IDEMPOTENCY_HEADER] = init.idempotencyKey ?? newIdempotencyKey();
+  const limit = deadline(init.timeoutMs ?? (multipart ? timeoutFor(body) : REQUEST_TIMEOUT_MS), init.signal);
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
@@ -55,24 +122,21 @@ export async function apiResponse(path: string, init: ApiInit = {}): Promise<Res
       headers,
       body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       credentials: 'same-origin',
-      signal: init.signal,
+      signal: limit.signal,
     });
   } catch (err) {
+    limit.done();
+    if (limit.timedOut()) throw noConnection('timeout');
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'network_error', NETWORK_ERROR_MESSAGE);
+    throw noConnection('network_error');
   }
   if (!res.ok) {
     const payload: unknown = await res.json().catch(() => undefined);
+    limit.done();
     const refusal = errorBodySchema.safeParse(payload);
     if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
+    if (limit.timedOut()) throw noConnection('timeout');
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }
-  return res;
-}
-
-/** Calls the API (see apiResponse) and answers the JSON body (nothing for a 204). */
-export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
-  const res = await apiResponse(path, init);
-  if (res.status === 204) return undefined as T;
-  return (await res.json().catch(() => undefined)) as T;
+  return { res, limit };
 }

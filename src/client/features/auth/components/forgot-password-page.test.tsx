@@ -140,7 +140,7 @@ describe('Forgot password page', () => {
     renderAt(PAGE_PATHS.forgotPassword);
     await user.type(screen.getByLabelText('Email'), 'ann@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-    await findToast('Error', 'Could not reach RuralRoute. Check your connection and try again.');
+    await findToast('Error', 'No connection. Please try again.');
     expect(screen.getByRole('status')).toBeEmptyDOMElement();
   });
 

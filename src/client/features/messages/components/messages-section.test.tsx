@@ -211,7 +211,7 @@ describe('Messages section', () => {
     });
     await user.type(await screen.findByLabelText('Message'), 'Running late{Enter}');
     const retry = await screen.findByRole('button', { name: 'Not sent. Retry' });
-    expect(await screen.findByText('Could not reach RuralRoute. Check your connection and try again.')).toBeVisible();
+    expect(await screen.findByText('No connection. Please try again.')).toBeVisible();
     await user.click(retry);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Not sent. Retry' })).not.toBeInTheDocument());
     await waitFor(() => expect(screen.queryByText('Sending…')).not.toBeInTheDocument());
