@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type * as React from 'react';
 import {
   AlertDialog,
@@ -15,7 +15,9 @@ import {
 /**
  * A confirmation (alert dialog) with 'Cancel' and the action. It stays open with the busy label until the action
  * settles, so a slow network cannot double-submit, and stays open after a failure (its toast has told the user) so
- * they can retry or cancel. Controlled: opened by `trigger` or from elsewhere (a menu item).
+ * they can retry or cancel. 'Cancel' (and Escape) always close it, busy or not: on a weak signal nobody is kept
+ * waiting in a dialog; the request goes on (it carries its idempotency key, and times out after 15 s) and its
+ * outcome toasts as usual. Controlled: opened by `trigger` or from elsewhere (a menu item).
  */
 export function ConfirmDialog({
   open,
@@ -44,12 +46,19 @@ export function ConfirmDialog({
 }) {
   const [busy, setBusy] = useState(false);
   const succeeded = useRef(false);
+  // The latest `open`, for an action that settles after a render.
+  const isOpen = useRef(open);
+  useEffect(() => {
+    isOpen.current = open;
+  }, [open]);
 
   const confirm = async (event: React.MouseEvent) => {
     event.preventDefault();
     setBusy(true);
     try {
       await onConfirm();
+      // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
+      if (!isOpen.current) return;
       succeeded.current = true;
       onOpenChange(false);
     } catch {
@@ -60,7 +69,7 @@ export function ConfirmDialog({
   };
 
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+    <AlertDialog open={open} onOpenChange={onOpenChange}>
       {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
       <AlertDialogContent
         onCloseAutoFocus={(event) => {
@@ -80,7 +89,7 @@ export function ConfirmDialog({
           )}
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
           <AlertDialogAction variant={destructive ? 'destructive' : 'default'} disabled={busy} onClick={confirm}>
             {busy ? busyLabel : confirmLabel}
           </AlertDialogAction>
