@@ -30,7 +30,8 @@ const EMPTY: ReasonDetailsInput = { reason: '', details: '' };
 /**
  * A dialog asking 'Reason' (a select with nothing preselected) and 'Details', checked by a shared schema: the first
  * failing rule is the 'Validation Error' toast and each message sits under its field ('Cancel booking', 'Report').
- * It stays open, busy, until `send` settles, and keeps what was typed when it fails (`send` has toasted why).
+ * It stays open, busy, until `send` settles ('Cancel' and Escape still close it: nobody waits on a weak signal),
+ * and keeps what was typed when it fails (`send` has toasted why).
  * Controlled: the caller opens it from a trigger given here or from elsewhere (a menu item).
  */
 export function ReasonDetailsDialog<Values>({
@@ -107,7 +108,6 @@ export function ReasonDetailsDialog<Values>({
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (busy) return;
         if (!next) form.reset(EMPTY);
         onOpenChange(next);
       }}
@@ -144,7 +144,7 @@ export function ReasonDetailsDialog<Values>({
           </Field>
           <DialogFooter>
             <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={busy}>
+              <Button type="button" variant="outline">
                 {cancelLabel}
               </Button>
             </DialogClose>

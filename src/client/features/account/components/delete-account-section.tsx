@@ -61,7 +61,6 @@ function DeleteAccountDialog() {
   const busy = remove.isPending;
 
   const changeOpen = (next: boolean) => {
-    if (busy) return;
     setOpen(next);
     if (!next) {
       form.reset(EMPTY);
@@ -136,7 +135,7 @@ function DeleteAccountDialog() {
             />
           ) : null}
           <AlertDialogFooter>
-            <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
             <Button type="submit" variant="destructive" disabled={busy || typed.trim() !== DELETE_CONFIRM_WORD}>
               {busy ? 'Deleting account...' : 'Delete account'}
             </Button>

@@ -31,7 +31,6 @@ export function TurnOffTwoFactor({ onDone }: { onDone: () => void }) {
   const [succeeded, setSucceeded] = useState(false);
 
   const changeOpen = (next: boolean) => {
-    if (busy) return;
     setOpen(next);
     if (!next) form.reset();
   };
@@ -81,7 +80,7 @@ export function TurnOffTwoFactor({ onDone }: { onDone: () => void }) {
             {...form.register('code', { validate: zodRule(anyCodeSchema) })}
           />
           <DialogFooter>
-            <Button type="button" variant="outline" disabled={busy} onClick={() => changeOpen(false)}>
+            <Button type="button" variant="outline" onClick={() => changeOpen(false)}>
               Cancel
             </Button>
             <Button type="submit" variant="destructive" disabled={busy}>

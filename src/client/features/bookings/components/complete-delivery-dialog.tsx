@@ -85,7 +85,6 @@ export function CompleteDeliveryDialog({
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (busy) return;
         if (!next) form.reset(EMPTY);
         setOpen(next);
       }}
@@ -130,7 +129,7 @@ export function CompleteDeliveryDialog({
           </Field>
           <DialogFooter>
             <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={busy}>
+              <Button type="button" variant="outline">
                 Cancel
               </Button>
             </DialogClose>
