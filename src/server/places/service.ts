@@ -29,6 +29,9 @@ export interface PlacePoint extends Point {
 
 export const placeNotFound = () => new DomainError('validation_error', PLACE_NOT_FOUND);
 
+/** A typo in the first two letters is looked for through the whole gazetteer only from this many letters on. */
+const TYPO_ANYWHERE_MIN_LETTERS = 4;
+
 export function createPlaceService(db: Db) {
   const select = (where: SQL, order: SQL) =>
     db
@@ -40,7 +43,8 @@ export function createPlaceService(db: Db) {
   /**
    * Suggestions for what was typed (docs/places.md): digits are ZIP codes by prefix (the ZIP shown is the lowest
    * matching one); otherwise town names whose folded form starts with the folded text, shortest first, then, to
-   * fill the list from 3 letters on, the most similar names by trigrams (typos). A state after a comma narrows both.
+   * fill the list from 3 letters on, the most similar names by trigrams (typos); when both found nothing, the most
+   * similar names of the whole gazetteer (a typo in the first two letters). A state after a comma narrows all three.
    */
   async function suggest(raw: string): Promise<Place[]> {
     const q = raw.trim();
@@ -73,15 +77,30 @@ export function createPlaceService(db: Db) {
     if (prefix.length >= SUGGEST_LIMIT || name.length < 3) return prefix.map(toPlace);
     const seen = prefix.map((p) => p.id);
     // Typos: pg_trgm's similarity (at least its usual threshold, 0.3), best first, among the names that share the
-    // first two letters (a range of the prefix index: a couple of hundred rows). A trigram index would find typos
-    // in those letters too, but costs 25-35 ms a query on PGlite for common trigrams (docs/places.md).
+    // first two letters (a range of the prefix index: a couple of hundred rows). The trigram index finds typos in
+    // those letters too, but costs up to 25-35 ms a query on PGlite for common trigrams: only the fallback below.
     const start = sql`left(${folded}, 2)`;
     const similar = await select(
       sql`fold ~>=~ ${start} and fold ~<~ (${start} || chr(1114111)) and similarity(fold, ${folded}) >= 0.3
         ${inState} ${seen.length ? sql`and id not in (${sql.join(seen, sql`, `)})` : sql``}`,
       sql`similarity(fold, ${folded}) desc, length(name), name, state`,
     );
-    return [...prefix, ...similar].slice(0, SUGGEST_LIMIT).map(toPlace);
+    if (prefix.length || similar.length || (name.match(/\p{L}/gu)?.length ?? 0) < TYPO_ANYWHERE_MIN_LETTERS)
+      return [...prefix, ...similar].slice(0, SUGGEST_LIMIT).map(toPlace);
+    // Nothing shares the first two letters: the typo may be there ('Dpringfield', 'Sringfield'). Only then the
+    // trigram GIN index on `fold` (`%`: similarity at least pg_trgm's threshold, 0.3), so the usual query never
+    // pays for it (docs/places.md).
+    const anywhere = await select(
+      sql`fold % ${folded} ${inState}`,
+      sql`similarity(fold, ${folded}) desc, length(name), name, state`,
+    );
+    return anywhere.map(toPlace);
+  }
+
+  /** One place by its id (a link's `near=`), or null. */
+  async function byId(id: number): Promise<Place | null> {
+    const [row] = await select(sql`id = ${id}`, sql`id`);
+    return row ? toPlace(row) : null;
   }
 
   /**
@@ -98,7 +117,7 @@ export function createPlaceService(db: Db) {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  return { suggest, pointsOf };
+  return { suggest, byId, pointsOf };
 }
 
 export type PlaceService = ReturnType<typeof createPlaceService>;
