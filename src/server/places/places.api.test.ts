@@ -105,6 +105,9 @@ describe('GET /places', () => {
     expect(inState[0]!.label).toBe('Springfield, IL');
     expect(inState.every((p) => p.state === 'IL')).toBe(true);
     expect((await suggest('ecatur, il')).map((p) => p.label)).toContain('Decatur, IL');
+    expect((await suggest('DPRÍNGFIELD'))[0]!.name).toBe('Springfield');
+    // LIKE's wildcards in the text are plain characters.
+    expect(await suggest('Xx%_\\ringfield')).toEqual([]);
     // Names sharing the first two letters come first: a typo there never reaches the fallback.
     expect((await suggest('Sprngfield')).every((p) => p.name.toLowerCase().startsWith('sp'))).toBe(true);
     // Fewer than 4 letters: no search through the whole gazetteer.
