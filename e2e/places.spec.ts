@@ -1,24 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, expectToast } from './fixtures';
 import { card, dateInDays, goTo, newUser, tag } from './marketplace-helpers';
-
-const HINT = 'Pick a suggestion to be matched by distance.';
-
-/** Types into the focused combobox, then ArrowDown until the active option starts with `label`, then Enter. */
-async function chooseByKeyboard(page: Page, combobox: Locator, typed: string, label: string) {
-  await expect(combobox).toBeFocused();
-  await page.keyboard.type(typed);
-  await expect(combobox).toHaveAttribute('aria-expanded', 'true');
-  const active = async () => {
-    const id = await combobox.getAttribute('aria-activedescendant');
-    return id ? page.locator(`[id="${id}"]`).innerText() : '';
-  };
-  for (let i = 0; i < 8 && !(await active()).startsWith(label); i++) await page.keyboard.press('ArrowDown');
-  expect(await active()).toMatch(new RegExp(`^${label}\\s+\\d{5}$`));
-  await page.keyboard.press('Enter');
-  await expect(combobox).toHaveValue(label);
-  await expect(combobox).toHaveAttribute('aria-expanded', 'false');
-}
+import { chooseByKeyboard, PICK_SUGGESTION_HINT as HINT } from './place-helpers';
 
 test('places: a ride chosen by keyboard, a free-text request, Browse filters in the URL, accents ignored', async ({
   browser,
@@ -85,10 +68,14 @@ test('places: a ride chosen by keyboard, a free-text request, Browse filters in 
   await expect(ride).toContainText('Less than 1 mi away');
   await expectNoAxeViolations(b.page);
 
-  await b.page.reload();
+  // The link names the place by its id only (as an alert's does); the Near field reads its name.
+  const near = new URL(b.page.url()).searchParams.get('near');
+  expect([...new URL(b.page.url()).searchParams.keys()].sort()).toEqual(['near', 'q', 'within']);
+  await b.page.goto(`/dashboard/browse-rides?near=${near}`);
   await expect(
     b.page.getByRole('search', { name: 'Filter rides' }).getByRole('combobox', { name: 'Near' }),
   ).toHaveValue('Decatur, IL');
+  await b.page.goBack();
   await expect(ride).toContainText('Less than 1 mi away');
 
   await b.page.getByRole('button', { name: 'Clear filters' }).click();

@@ -236,3 +236,11 @@ export function browsePath(kind: z.infer<typeof savedSearchKindSchema>, filters:
   const query = params.toString();
   return `${kind === 'rides' ? PAGE_PATHS.browseRides : PAGE_PATHS.browseRequests}${query ? `?${query}` : ''}`;
 }
+
+// ─── Appended for links that name a place by id (issue 14) ─────────────────────────────────────────────────────
+/**
+ * `GET /api/places/:id` -> Place (no session, like the suggestions): what a link's `near=<id>` is called, for the
+ * Near field and 'Save this search' (a Browse link carries the id only). Not a positive whole number: 400
+ * PLACE_NOT_FOUND; no such place: 404 PLACE_NOT_FOUND.
+ */
+export const placeParamSchema = z.object({ id: placeIdSchema });

@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { placeListSchema, SUGGEST_MIN_CHARS, type Place } from '../../shared/places';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { placeListSchema, placeSchema, SUGGEST_MIN_CHARS, type Place } from '../../shared/places';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';
@@ -31,4 +31,23 @@ export function usePlaceSuggestions(text: string, enabled: boolean): { places: P
   });
   if (!wanted || !query.data) return { places: [], current: false };
   return { places: query.data, current: !query.isPlaceholderData && q === normalize(text) };
+}
+
+/**
+ * GET /places/:id: a place a link names by id only (`near=12` in a Browse link or an alert's notification), for its
+ * label. Cached for the session like the suggestions; `id` null asks nothing. An unknown id stays without data (the
+ * list's own 400 says so by the field).
+ */
+export function usePlace(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.place(id ?? 0),
+    queryFn: async ({ signal }) => placeSchema.parse(await api(`/places/${id}`, { signal })),
+    enabled: id !== null,
+    staleTime: Infinity,
+  });
+}
+
+/** A chosen suggestion is that place: remembered, so showing it by id later asks nothing. */
+export function rememberPlace(queryClient: QueryClient, place: Place) {
+  queryClient.setQueryData(queryKeys.place(place.id), place);
 }

@@ -9,6 +9,8 @@ export const queryKeys = {
   rides: ['rides'] as const,
   myRides: ['rides', 'mine'] as const,
   browseRides: ['rides', 'browse'] as const,
+  /** One ride (GET /rides/:id: the along-route page's summary); under `rides`, so posting or deleting reloads it. */
+  rideDetail: (id: string) => ['rides', 'detail', id] as const,
   /**
    * Issue 14: a ride's 'Requests along this route', one list per corridor, and its count on My Rides. Not under
    * `requests`: an Accept there marks the card 'Offer sent' in place rather than reloading it away (the server leaves
@@ -58,6 +60,8 @@ export const queryKeys = {
   accountSessions: ['account', 'sessions'] as const,
   /** Place suggestions (issue 14) for what was typed, folded: the gazetteer never changes while the app runs. */
   placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
+  /** One place by id (a Browse link's `near=`): its label for the Near field and 'Save this search'. */
+  place: (id: number) => ['places', 'id', id] as const,
   /** Two-factor (issue 13): on or off, recovery codes left; the re-check and delete dialogs read it too. */
   accountTwoFactor: ['account', 'two-factor'] as const,
 };

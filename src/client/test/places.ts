@@ -46,3 +46,8 @@ export function suggestFrom(path: string) {
   const items = q.length < 2 ? [] : GAZETTEER.filter((p) => p.label.toLowerCase().startsWith(q));
   return { body: { items } };
 }
+
+/** GET /places/:id handlers for the places above (spread into stubApi's routes); any other id is a 404 there. */
+export const placesById = Object.fromEntries(
+  GAZETTEER.map((p) => [`GET /places/${p.id}`, () => ({ body: p })] as const),
+);

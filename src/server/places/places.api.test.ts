@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../shared/places';
-import { SUGGEST_LIMIT } from '../../shared/places';
+import { PLACE_NOT_FOUND, SUGGEST_LIMIT } from '../../shared/places';
 import { rowsOf } from '../db/rows';
 import { placeZips, places } from '../db/schema';
 import { setupTestApp } from '../test/harness';
@@ -97,6 +97,24 @@ describe('GET /places', () => {
     expect((await suggest("coeur d'al")).map((p) => p.label)).toContain("Coeur d'Alene, ID");
   });
 
+  it('finds a town despite a typo in its first two letters, through the whole gazetteer only then', async () => {
+    const swapped = await suggest('Dpringfield');
+    expect(swapped.length).toBeGreaterThan(0);
+    expect(swapped.every((p) => p.name === 'Springfield')).toBe(true);
+    const inState = await suggest('Sringfield, IL');
+    expect(inState[0]!.label).toBe('Springfield, IL');
+    expect(inState.every((p) => p.state === 'IL')).toBe(true);
+    expect((await suggest('ecatur, il')).map((p) => p.label)).toContain('Decatur, IL');
+    expect((await suggest('DPRÍNGFIELD'))[0]!.name).toBe('Springfield');
+    // LIKE's wildcards in the text are plain characters.
+    expect(await suggest('Xx%_\\ringfield')).toEqual([]);
+    // Names sharing the first two letters come first: a typo there never reaches the fallback.
+    expect((await suggest('Sprngfield')).every((p) => p.name.toLowerCase().startsWith('sp'))).toBe(true);
+    // Fewer than 4 letters: no search through the whole gazetteer.
+    expect(await suggest('xpr')).toEqual([]);
+    expect(await suggest('zzqxj')).toEqual([]);
+  });
+
   it('suggests by ZIP code prefix, showing the lowest matching ZIP of each town', async () => {
     // Every 627xx ZIP is Springfield's: one suggestion, not one per ZIP.
     expect((await suggest('627')).map((p) => [p.label, p.zip])).toEqual([['Springfield, IL', '62701']]);
@@ -122,5 +140,35 @@ describe('GET /places', () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ message: 'Type at least 2 letters' });
     expect(await suggest('a'.repeat(100))).toEqual([]);
+  });
+});
+
+describe('GET /places/:id', () => {
+  const { call } = setupTestApp({}, { places: true });
+
+  it("answers one place by its id, no session needed: what a link's near=<id> is called", async () => {
+    const springfield = gazetteer.places.find((p) => p.name === 'Springfield' && p.state === 'IL')!;
+    const res = await call<Place>('GET', `/places/${springfield.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: springfield.id,
+      name: 'Springfield',
+      state: 'IL',
+      label: 'Springfield, IL',
+      zip: springfield.zip,
+    });
+    expect(res.body.lat).toBeCloseTo(springfield.lat, 3);
+    expect(res.body.lon).toBeCloseTo(springfield.lon, 3);
+  });
+
+  it('answers 404 for an unknown id and 400 for one that is not a positive whole number', async () => {
+    const unknown = await call('GET', `/places/${gazetteer.places.length + 1}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'not_found', message: PLACE_NOT_FOUND });
+    for (const bad of ['abc', '0', '-3', '1.5', '99999999999', '%20']) {
+      const res = await call('GET', `/places/${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body, bad).toMatchObject({ code: 'validation_error', message: PLACE_NOT_FOUND });
+    }
   });
 });

@@ -29,6 +29,15 @@ export interface PlacePoint extends Point {
 
 export const placeNotFound = () => new DomainError('validation_error', PLACE_NOT_FOUND);
 
+/** A typo in the first two letters is looked for through the whole gazetteer only from this many letters on. */
+const TYPO_ANYWHERE_MIN_LETTERS = 4;
+
+/**
+ * The text folded as rr_fold() folds `places.fold` (lower case, accents removed; for the towns of the gazetteer the
+ * same), for a LIKE pattern, which must be a constant for the trigram index to answer it.
+ */
+const foldText = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
 export function createPlaceService(db: Db) {
   const select = (where: SQL, order: SQL) =>
     db
@@ -40,7 +49,8 @@ export function createPlaceService(db: Db) {
   /**
    * Suggestions for what was typed (docs/places.md): digits are ZIP codes by prefix (the ZIP shown is the lowest
    * matching one); otherwise town names whose folded form starts with the folded text, shortest first, then, to
-   * fill the list from 3 letters on, the most similar names by trigrams (typos). A state after a comma narrows both.
+   * fill the list from 3 letters on, the most similar names by trigrams (typos); when both found nothing, the most
+   * similar names of the whole gazetteer (a typo in the first two letters). A state after a comma narrows all three.
    */
   async function suggest(raw: string): Promise<Place[]> {
     const q = raw.trim();
@@ -73,15 +83,34 @@ export function createPlaceService(db: Db) {
     if (prefix.length >= SUGGEST_LIMIT || name.length < 3) return prefix.map(toPlace);
     const seen = prefix.map((p) => p.id);
     // Typos: pg_trgm's similarity (at least its usual threshold, 0.3), best first, among the names that share the
-    // first two letters (a range of the prefix index: a couple of hundred rows). A trigram index would find typos
-    // in those letters too, but costs 25-35 ms a query on PGlite for common trigrams (docs/places.md).
+    // first two letters (a range of the prefix index: a couple of hundred rows). A trigram index search by
+    // similarity (`fold % $q`) would find typos in those letters too, but costs 25-35 ms on PGlite for common
+    // trigrams: the fallback below is narrower and runs only when this finds nothing.
     const start = sql`left(${folded}, 2)`;
     const similar = await select(
       sql`fold ~>=~ ${start} and fold ~<~ (${start} || chr(1114111)) and similarity(fold, ${folded}) >= 0.3
         ${inState} ${seen.length ? sql`and id not in (${sql.join(seen, sql`, `)})` : sql``}`,
       sql`similarity(fold, ${folded}) desc, length(name), name, state`,
     );
-    return [...prefix, ...similar].slice(0, SUGGEST_LIMIT).map(toPlace);
+    const text = foldText(name);
+    if (prefix.length || similar.length || (text.match(/\p{L}/gu)?.length ?? 0) < TYPO_ANYWHERE_MIN_LETTERS)
+      return [...prefix, ...similar].slice(0, SUGGEST_LIMIT).map(toPlace);
+    // Nothing shares the first two letters: the typo may be there ('Dpringfield', 'Sringfield'). Only then, names
+    // holding the rest of the text as typed ('ringfield'; the last 3 letters of a 4-letter text), by similarity:
+    // `LIKE '%ringfield%'` is a trigram GIN index search that needs every trigram of the rest, so it reads few rows,
+    // where `fold % $q` (any 30% of the trigrams) reads hundreds to thousands for common ones (docs/places.md).
+    const rest = text.length - 2 >= 3 ? text.slice(2) : text.slice(-3);
+    const anywhere = await select(
+      sql`fold like ${`%${rest.replace(/[\\%_]/g, '\\$&')}%`} and similarity(fold, ${folded}) >= 0.3 ${inState}`,
+      sql`similarity(fold, ${folded}) desc, length(name), name, state`,
+    );
+    return anywhere.map(toPlace);
+  }
+
+  /** One place by its id (a link's `near=`), or null. */
+  async function byId(id: number): Promise<Place | null> {
+    const [row] = await select(sql`id = ${id}`, sql`id`);
+    return row ? toPlace(row) : null;
   }
 
   /**
@@ -98,7 +127,7 @@ export function createPlaceService(db: Db) {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
-  return { suggest, pointsOf };
+  return { suggest, byId, pointsOf };
 }
 
 export type PlaceService = ReturnType<typeof createPlaceService>;

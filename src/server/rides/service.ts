@@ -222,7 +222,21 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
     return deleted.length > 0;
   }
 
-  return { listMine, browse, create, remove };
+  /**
+   * One ride for `GET /rides/:id`: my own in any state; someone else's only as Browse would show it to me (active,
+   * departing today or later, the driver not suspended, no block either way). Otherwise null, as for an unknown id.
+   */
+  async function get(viewerId: string, id: string): Promise<Ride | null> {
+    const [row] = await db
+      .select(columns)
+      .from(rides)
+      .innerJoin(users, eq(users.id, rides.userId))
+      .innerJoin(profiles, eq(profiles.userId, rides.userId))
+      .where(and(eq(rides.id, id), sql`(${rides.userId} = ${viewerId} or (${browsable(earliestToday(), viewerId)}))`));
+    return row ? toRide(row, viewerId) : null;
+  }
+
+  return { listMine, browse, create, remove, get };
 }
 
 export type RideService = ReturnType<typeof createRideService>;

@@ -6,6 +6,7 @@ import { PAGE_PATHS } from '../../../../shared/routes';
 import { BrowseRequests } from '@/features/requests/components/browse-requests';
 import { BrowseRides } from '@/features/rides/components/browse-rides';
 import { makeSavedSearch } from '@/test/alerts';
+import { DECATUR_IL, placesById } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { SaveSearchButton } from './save-search-button';
 
@@ -16,6 +17,7 @@ function stubBrowse(save: Parameters<typeof stubApi>[0][string] = () => ({ statu
     'GET /requests/browse': () => ({ body: emptyPage }),
     'GET /rides/browse': () => ({ body: emptyPage }),
     'POST /saved-searches': save,
+    ...placesById,
   });
 }
 
@@ -50,21 +52,21 @@ describe('Save this search', () => {
     });
   });
 
-  it("names a search by its 'Near' place, whose words the URL carries beside its id", async () => {
+  it("names a search by its 'Near' place, read by the URL's place id", async () => {
     const calls = stubBrowse();
     const user = userEvent.setup();
     renderWithProviders(<SaveSearchButton kind="requests" />, {
-      route: `${PAGE_PATHS.browseRequests}?near=1201&within=10&near_label=Decatur%2C+IL`,
+      route: `${PAGE_PATHS.browseRequests}?near=${DECATUR_IL.id}&within=10`,
     });
     await user.click(screen.getByRole('button', { name: 'Save this search' }));
-    expect(dialog().getByText(/^Requests near Decatur, IL within 10 mi\./)).toBeVisible();
+    expect(await dialog().findByText(/^Requests near Decatur, IL within 10 mi\./)).toBeVisible();
     expect(dialog().getByLabelText('Name')).toHaveValue('Requests near Decatur, IL');
     await user.click(dialog().getByRole('button', { name: 'Save' }));
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
         name: 'Requests near Decatur, IL',
         kind: 'requests',
-        filters: { near: 1201, within: 10 },
+        filters: { near: DECATUR_IL.id, within: 10 },
       }),
     );
   });

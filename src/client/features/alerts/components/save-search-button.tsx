@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import type * as React from 'react';
 import { useSearchParams } from 'react-router';
 import {
+  placeIdSchema,
   SAVE_SEARCH_LABEL,
   SAVED_SEARCH_LIMIT_MESSAGE,
   savedSearchInputSchema,
@@ -22,12 +23,10 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
+import { usePlace } from '@/lib/place-suggestions';
 import { toastError } from '@/lib/toast';
 import { useCreateSavedSearch } from '../api/saved-searches';
 import { describeFilters, filtersFromQuery, suggestedName, type FilterValues } from '../lib/describe';
-
-/** The URL parameter of the 'Near' place's words (the filter bar's, next to `near`). */
-const NEAR_LABEL_PARAM = 'near_label';
 
 /** The dialog's form: 'Name', prefilled; the filters are the page's, as its URL holds them. */
 function SaveSearchForm({
@@ -43,7 +42,9 @@ function SaveSearchForm({
 }) {
   const id = useId();
   const save = useCreateSavedSearch();
-  const [name, setName] = useState(() => suggestedName(kind, filters, nearLabel));
+  // The suggested name until the person types one (the Near place's label may arrive after the dialog opened).
+  const [typed, setName] = useState<string | null>(null);
+  const name = typed ?? suggestedName(kind, filters, nearLabel);
   const [error, setError] = useState<string>();
   const nameId = `${id}-name`;
 
@@ -92,14 +93,15 @@ function SaveSearchForm({
 
 /**
  * 'Save this search' on Browse Requests and Browse Rides: names the page's current filters (from its URL) and saves
- * them, so new matches are announced (Settings > Alerts). The 'Near' place's name ('Decatur, IL') is the URL's
- * `near_label`, which the filter bar writes beside the place id.
+ * them, so new matches are announced (Settings > Alerts). The 'Near' place's name ('Decatur, IL') is read by the
+ * URL's place id (the filter bar reads the same, so it is cached by then).
  */
 export function SaveSearchButton({ kind }: { kind: SavedSearch['kind'] }) {
   const [query] = useSearchParams();
   const [open, setOpen] = useState(false);
   const filters = filtersFromQuery(query);
-  const nearLabel = (filters.near !== undefined && query.get(NEAR_LABEL_PARAM)?.trim()) || null;
+  const nearId = placeIdSchema.safeParse(filters.near);
+  const nearLabel = usePlace(nearId.success ? nearId.data : null).data?.label ?? null;
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>

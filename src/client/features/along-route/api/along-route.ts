@@ -1,12 +1,6 @@
-import {
-  infiniteQueryOptions,
-  useInfiniteQuery,
-  useQuery,
-  useQueryClient,
-  type InfiniteData,
-} from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { alongRoutePageSchema, type AlongRoutePage } from '../../../../shared/along-route';
-import { pageSchema, rideSchema, type Page, type Ride } from '../../../../shared/marketplace';
+import { rideSchema } from '../../../../shared/marketplace';
 import { alongRouteCountSchema } from '../../../../shared/places';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
@@ -42,35 +36,14 @@ export function useAlongRouteCount(rideId: string) {
   });
 }
 
-const MINE_PAGE_SIZE = 50;
-
-/** My ride from the My Rides list already loaded, if it holds it. */
-function cachedRide(data: InfiniteData<Page<Ride>> | undefined, rideId: string) {
-  return data?.pages.flatMap((p) => p.items).find((r) => r.id === rideId);
-}
-
 /**
- * The ride the along-route page is about, for its summary. There is no single-ride endpoint: the My Rides list
- * usually holds it (the page is opened from there); a link opened directly reads my rides page by page. Null when
- * it is not mine (the list itself then answers 404).
+ * GET /rides/:id: the ride the along-route page is about, for its summary (the server answers a driver's own ride in
+ * any state; the page shows the list only for one's own).
  */
-export function useMyRide(rideId: string) {
-  const queryClient = useQueryClient();
+export function useRide(rideId: string) {
   return useQuery({
-    queryKey: [...queryKeys.myRides, 'one', rideId],
-    queryFn: async ({ signal }): Promise<Ride | null> => {
-      const cached = cachedRide(queryClient.getQueryData(queryKeys.myRides), rideId);
-      if (cached) return cached;
-      let cursor: string | null = null;
-      do {
-        const params = new URLSearchParams({ limit: String(MINE_PAGE_SIZE) });
-        if (cursor) params.set('cursor', cursor);
-        const page = pageSchema(rideSchema).parse(await api<unknown>(`/rides/mine?${params.toString()}`, { signal }));
-        const found = page.items.find((r) => r.id === rideId);
-        if (found) return found;
-        cursor = page.next_cursor;
-      } while (cursor);
-      return null;
-    },
+    queryKey: queryKeys.rideDetail(rideId),
+    queryFn: async ({ signal }) =>
+      rideSchema.parse(await api<unknown>(`/rides/${encodeURIComponent(rideId)}`, { signal })),
   });
 }

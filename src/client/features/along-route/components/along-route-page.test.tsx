@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,8 +11,14 @@ import { AlongRoutePage } from './along-route-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const ride = makeRide({ origin: 'Springfield, IL', destination: 'Decatur, IL', departure_date: '2099-06-01' });
-const listPath = `/rides/${ride.id}/along-route`;
+const ride = makeRide({
+  origin: 'Springfield, IL',
+  destination: 'Decatur, IL',
+  departure_date: '2099-06-01',
+  is_own: true,
+});
+const ridePath = `/rides/${ride.id}`;
+const listPath = `${ridePath}/along-route`;
 
 const along = (over: Partial<AlongRouteRequest> = {}): AlongRouteRequest => ({
   ...makeRequest(),
@@ -48,7 +54,7 @@ function renderPage(route = alongRoutePath(ride.id)) {
 
 function stubPage(list: Parameters<typeof stubApi>[0][string], extra: Parameters<typeof stubApi>[0] = {}) {
   return stubApi({
-    'GET /rides/mine': () => ({ body: { items: [ride], next_cursor: null } }),
+    [`GET ${ridePath}`]: () => ({ body: ride }),
     [`GET ${listPath}`]: list,
     ...extra,
   });
@@ -153,15 +159,19 @@ describe('Requests along this route', () => {
   });
 
   it('a ride that is not mine (404) or has no places (409) is said in plain words, with the way back', async () => {
-    stubApi({
-      'GET /rides/mine': () => ({ body: { items: [], next_cursor: null } }),
-      [`GET ${listPath}`]: () => ({ status: 404, body: { code: 'not_found', message: 'Ride not found.' } }),
-    });
+    const notFound = () => ({ status: 404, body: { code: 'not_found', message: 'Ride not found.' } });
+    stubApi({ [`GET ${ridePath}`]: notFound, [`GET ${listPath}`]: notFound });
     const { unmount } = renderPage();
     expect(await screen.findByText("We couldn't find this ride. It may have been deleted.")).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to My Rides' })).toHaveAttribute('href', PAGE_PATHS.myRides);
     expect(screen.queryByLabelText('Corridor')).not.toBeInTheDocument();
     unmount();
+
+    // Someone else's ride, as Browse shows it: readable, but the list is its driver's.
+    stubApi({ [`GET ${ridePath}`]: () => ({ body: { ...ride, is_own: false } }), [`GET ${listPath}`]: notFound });
+    const other = renderPage();
+    expect(await screen.findByText("We couldn't find this ride. It may have been deleted.")).toBeVisible();
+    other.unmount();
 
     stubPage(() => ({ status: 409, body: { code: 'route_needs_places', message: ROUTE_NEEDS_PLACES } }));
     renderPage();
@@ -185,21 +195,25 @@ describe('Requests along this route', () => {
     expect(await screen.findByRole('heading', { name: 'Parcel to Illiopolis' })).toBeVisible();
   });
 
-  it('finds the ride beyond the first page of my rides for its summary', async () => {
+  it('reads the ride by its id for the summary; a failed read says so with a retry, the list still shows', async () => {
+    let fail = true;
     const calls = stubApi({
-      'GET /rides/mine': ({ path }) =>
-        path.includes('cursor=p2')
-          ? { body: { items: [ride], next_cursor: null } }
-          : { body: { items: [makeRide()], next_cursor: 'p2' } },
-      [`GET ${listPath}`]: () => ({ body: { items: [], next_cursor: null, corridor_miles: 5 } }),
+      [`GET ${ridePath}`]: () =>
+        fail ? { status: 503, body: { code: 'internal_error', message: 'Try later.' } } : { body: ride },
+      [`GET ${listPath}`]: () => ({ body: { items: [near], next_cursor: null, corridor_miles: 5 } }),
     });
+    const user = userEvent.setup();
     renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't load this ride. Try later.");
+    expect(await screen.findByRole('heading', { name: 'Parcel to Illiopolis' })).toBeVisible();
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Springfield, IL → Decatur, IL, June 1, 2099')).toBeVisible();
-    await waitFor(() =>
-      expect(calls.filter((c) => c.path.startsWith('/rides/mine')).map((c) => c.path)).toEqual([
-        '/rides/mine?limit=50',
-        '/rides/mine?limit=50&cursor=p2',
-      ]),
-    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // One ride read per attempt: never the My Rides list.
+    expect(
+      calls.filter((c) => c.path.startsWith('/rides/') && !c.path.includes('along-route')).map((c) => c.path),
+    ).toEqual([ridePath, ridePath]);
   });
 });

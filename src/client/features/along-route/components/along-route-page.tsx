@@ -11,6 +11,7 @@ import { PAGE_PATHS } from '../../../../shared/routes';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
+import { QueryLoadError } from '@/components/query-load-error';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -18,7 +19,7 @@ import { NativeSelect } from '@/components/ui/select';
 import { BrowseRequestCard } from '@/features/requests';
 import { ApiError } from '@/lib/api-client';
 import { formatDateWithTime } from '@/lib/format';
-import { useAlongRoute, useMyRide } from '../api/along-route';
+import { useAlongRoute, useRide } from '../api/along-route';
 
 const TITLE = 'Requests along this route';
 /** The choices of 'Corridor' (the API takes any width from 1 to 25 miles; a URL's other width is added). */
@@ -82,17 +83,22 @@ function Refusal({ text }: { text: string }) {
   );
 }
 
+const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
 /**
  * '/dashboard/rides/:id/along-route': the open requests along my ride, asked first then by the detour, each with
- * Browse's card and Accept; 'Corridor' (in the URL) widens or narrows the search.
+ * Browse's card and Accept; 'Corridor' (in the URL) widens or narrows the search. The ride (GET /rides/:id) gives the
+ * summary under the title; the list loads beside it.
  */
 export function AlongRoutePage() {
   const { id = '' } = useParams();
   const [query, setQuery] = useSearchParams();
   const corridor = corridorOf(query);
-  const ride = useMyRide(id);
+  const ride = useRide(id);
   const list = useAlongRoute(id, corridor);
   const refusal = list.error instanceof ApiError && !list.data ? list.error : null;
+  // Someone else's ride is readable (as Browse shows it), but only its driver has this list.
+  const notMine = isNotFound(ride.error) || refusal?.status === 404 || ride.data?.is_own === false;
 
   const summary = ride.data
     ? `${ride.data.origin} → ${ride.data.destination}, ${formatDateWithTime(ride.data.departure_date, ride.data.departure_time)}`
@@ -101,12 +107,20 @@ export function AlongRoutePage() {
     <div>
       <BackLink to={PAGE_PATHS.myRides}>My Rides</BackLink>
       <PageHeader title={TITLE} description={summary} />
-      {refusal?.status === 404 ? (
+      {notMine ? (
         <Refusal text="We couldn't find this ride. It may have been deleted." />
       ) : refusal?.code === 'route_needs_places' ? (
         <Refusal text={ROUTE_NEEDS_PLACES} />
       ) : (
         <>
+          {ride.isError ? (
+            <QueryLoadError
+              what="this ride"
+              error={ride.error}
+              onRetry={() => void ride.refetch()}
+              className="mb-6 rounded-lg border border-destructive/40 p-4"
+            />
+          ) : null}
           <CorridorControl
             corridor={corridor}
             onChange={(miles) =>

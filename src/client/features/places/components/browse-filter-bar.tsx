@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import type * as React from 'react';
@@ -8,6 +9,7 @@ import { InputField } from '@/components/form/input-field';
 import { PlaceField } from '@/components/form/place-field';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/select';
+import { rememberPlace, usePlace } from '@/lib/place-suggestions';
 import { cn } from '@/lib/utils';
 import {
   apiFilters,
@@ -93,6 +95,10 @@ function FilterForm({
     setDraft(draftFromParams(params));
     setErrors({});
   }
+  // A place from the URL is its id: the field shows its label once read (at once when it was just chosen here).
+  const queryClient = useQueryClient();
+  const named = usePlace(draft.nearText === '' ? draft.near : null).data;
+  const nearText = draft.nearText || (named && named.id === draft.near ? named.label : '');
   const id = (field: string) => `${idPrefix}-${field}`;
   const set = (patch: Partial<FilterDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const dirty = JSON.stringify(draft) !== JSON.stringify(EMPTY);
@@ -129,10 +135,13 @@ function FilterForm({
       <PlaceField
         id={id('near')}
         label={FILTER_LABELS.near}
-        value={draft.nearText}
+        value={nearText}
         placeId={draft.near}
         error={shown.near}
-        onValueChange={(text, place) => set({ nearText: text, near: place?.id ?? null })}
+        onValueChange={(text, place) => {
+          if (place) rememberPlace(queryClient, place);
+          set({ nearText: text, near: place?.id ?? null });
+        }}
       />
       <Field
         id={id('within')}

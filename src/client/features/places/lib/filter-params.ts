@@ -13,15 +13,19 @@ import { ApiError } from '@/lib/api-client';
 
 /**
  * Browse filters in the URL (issue 14): the API's own parameters (near, within, from, to, q), so a shared link asks
- * the server exactly what the page showed, plus `near_label`, the chosen place's words for the Near field.
+ * the server exactly what the page showed. The Near place is its id only: the field shows its label read by id
+ * (GET /places/:id, cached), as a link built by the server (an alert's) or edited by hand names no label. Older
+ * links' `near_label` is ignored: the id alone says which place it is.
  */
 export const FILTER_KEYS = ['near', 'within', 'from', 'to', 'q'] as const;
 export type FilterField = (typeof FILTER_KEYS)[number];
-export const NEAR_LABEL_PARAM = 'near_label';
 
 /** What the filter bar edits before 'Apply filters'. */
 export interface FilterDraft {
-  /** The Near field's text, and the place chosen from its suggestions (only a chosen place filters). */
+  /**
+   * The Near field's text, and the place chosen from its suggestions (only a chosen place filters). From a URL the
+   * text is empty: the field shows the place's label read by its id.
+   */
   nearText: string;
   near: number | null;
   within: string;
@@ -45,7 +49,7 @@ export function apiFilters(params: URLSearchParams): Record<string, string> {
 export function draftFromParams(params: URLSearchParams): FilterDraft {
   const near = Number(params.get('near'));
   return {
-    nearText: params.get(NEAR_LABEL_PARAM) ?? '',
+    nearText: '',
     near: Number.isInteger(near) && near > 0 ? near : null,
     within: params.get('within') ?? String(DEFAULT_WITHIN_MILES),
     from: params.get('from') ?? '',
@@ -82,7 +86,6 @@ export function paramsFromDraft(
   if (near) {
     params.set('near', String(near));
     params.set('within', String(within));
-    params.set(NEAR_LABEL_PARAM, draft.nearText.trim());
   }
   if (from) params.set('from', from);
   if (to) params.set('to', to);

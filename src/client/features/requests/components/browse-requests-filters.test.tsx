@@ -1,19 +1,20 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_REQUESTS_MATCH } from '../../../../shared/places';
 import { makeRequest } from '@/test/factories';
-import { DECATUR_IL } from '@/test/places';
+import { DECATUR_IL, placesById } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRequests } from './browse-requests';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const near = `/?near=${DECATUR_IL.id}&within=25&near_label=Decatur%2C+IL`;
+const near = `/?near=${DECATUR_IL.id}&within=25`;
 
 describe('Browse Delivery Requests filters', () => {
   it("with 'Near' set, each card says how far it is", async () => {
     stubApi({
+      ...placesById,
       'GET /requests/browse': () => ({
         body: {
           items: [
@@ -28,6 +29,8 @@ describe('Browse Delivery Requests filters', () => {
     const card = async (title: string) => within((await screen.findByRole('heading', { name: title })).closest('li')!);
     expect((await card('In town')).getByText('Less than 1 mi away')).toBeVisible();
     expect((await card('Out west')).getByText('12 mi away')).toBeVisible();
+    // The link names the place by id only: the Near field reads its label.
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL'));
   });
 
   it('without a place there are no distances; filters that match nothing say so', async () => {

@@ -10,7 +10,7 @@ import {
   PLACE_NOT_FOUND,
 } from '../../../../shared/places';
 import { makeRide } from '@/test/factories';
-import { DECATUR_IL, suggestFrom } from '@/test/places';
+import { DECATUR_IL, placesById, suggestFrom } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRides } from './browse-rides';
 
@@ -36,7 +36,11 @@ function setup(
   route = '/',
   browse = (_call: { path: string }) => ({ body: { items: [ride], next_cursor: null } as unknown }) as StubAnswer,
 ) {
-  const calls = stubApi({ 'GET /places': ({ path }) => suggestFrom(path), 'GET /rides/browse': browse });
+  const calls = stubApi({
+    'GET /places': ({ path }) => suggestFrom(path),
+    ...placesById,
+    'GET /rides/browse': browse,
+  });
   renderWithProviders(
     <>
       <BrowseRides />
@@ -74,10 +78,10 @@ describe('Browse Rides filters', () => {
     await user.click(bar.getByRole('button', { name: 'Apply filters' }));
 
     await waitFor(() => expect(address().get('near')).toBe(String(DECATUR_IL.id)));
+    // The place by its id only; the field still shows its label (the chosen suggestion, no request for it).
     expect(Object.fromEntries(address())).toEqual({
       near: String(DECATUR_IL.id),
       within: '10',
-      near_label: 'Decatur, IL',
       from: '2099-05-01',
       to: '2099-05-31',
       q: 'Café',
@@ -96,16 +100,16 @@ describe('Browse Rides filters', () => {
     });
     // The narrow screens' button counts the filters applied.
     expect(screen.getByRole('button', { name: 'Filters (4)' })).toBeInTheDocument();
+    expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL');
+    expect(calls.some((c) => c.path.startsWith('/places/'))).toBe(false);
   });
 
   it('a shared link shows its filters and results; Back returns to the previous filters; Clear filters resets', async () => {
-    const { calls, bar, user } = setup(
-      `/?near=${DECATUR_IL.id}&within=50&near_label=Decatur%2C+IL&q=eggs`,
-      ({ path }) => ({
-        body: path.includes('q=eggs') ? { items: [ride], next_cursor: null } : emptyPage,
-      }),
-    );
-    expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL');
+    // As an alert's notification builds it: the place by its id, no label.
+    const { calls, bar, user } = setup(`/?near=${DECATUR_IL.id}&within=50&q=eggs`, ({ path }) => ({
+      body: path.includes('q=eggs') ? { items: [ride], next_cursor: null } : emptyPage,
+    }));
+    await waitFor(() => expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL'));
     expect(bar.getByRole('combobox', { name: 'Near' })).not.toHaveAccessibleDescription();
     expect(bar.getByLabelText('Within')).toHaveValue('50');
     expect(bar.getByRole('searchbox', { name: 'Search' })).toHaveValue('eggs');
@@ -170,14 +174,21 @@ describe('Browse Rides filters', () => {
     expect(screen.getByText('Change the filters above to see available rides.')).toBeVisible();
   });
 
+  it("an older link's near_label is not trusted: the field shows the id's own label", async () => {
+    const { bar } = setup(`/?near=${DECATUR_IL.id}&within=25&near_label=Paris%2C+France`);
+    await waitFor(() => expect(bar.getByRole('combobox', { name: 'Near' })).toHaveValue('Decatur, IL'));
+  });
+
   it('a place that no longer exists is reported by Near', async () => {
-    setup('/?near=999999&near_label=Atlantis', () => ({
+    const { calls } = setup('/?near=999999&near_label=Atlantis', () => ({
       status: 400,
       body: { code: 'validation_error', message: PLACE_NOT_FOUND },
     }));
     await waitFor(() =>
       expect(screen.getByRole('combobox', { name: 'Near' })).toHaveAccessibleDescription(PLACE_NOT_FOUND),
     );
+    await waitFor(() => expect(calls.some((c) => c.path === '/places/999999')).toBe(true));
+    expect(screen.getByRole('combobox', { name: 'Near' })).toHaveValue('');
   });
 
   it("'Load more' keeps the filters", async () => {
