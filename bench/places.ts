@@ -8,6 +8,7 @@
  * embedded PGlite in a temp dir. BENCH_SECONDS, BENCH_SUGGEST_RATE and BENCH_BROWSE_RATE override the defaults.
  */
 import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
@@ -29,6 +30,11 @@ const BROWSE_RATE = Number(process.env.BENCH_BROWSE_RATE ?? (baseUrl ? 300 : 20)
 const REQUESTS = 100_000;
 const RIDES = 20_000;
 const CONNECTIONS = 50;
+/** The machine's load average (1, 5, 15 min): it is shared, so every figure is printed with it. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 const ITEMS = `array['Feed sacks', 'Hay bales', 'Fence posts', 'Egg cartons', 'Seed potatoes', 'Tractor part',
   'Honey jars', 'Firewood', 'Café chairs', 'Piglets crate']`;
@@ -187,8 +193,10 @@ async function main() {
         'p99 ms': r.p99,
         'max ms': r.max,
         'non-2xx or errors': r.failed,
+        'load (1 min)': loadavg()[0]!.toFixed(1),
       };
     };
+    console.log(`[bench] load average before measuring: ${load()}`);
     const suggest = (i: number) => `/api/places?q=${encodeURIComponent(inputs[i % inputs.length]!)}`;
     const table = [await measure(`suggestions (${inputs.length} inputs in turn)`, SUGGEST_RATE, suggest, false)];
     console.log(`\nPlace suggestions on ${kind}, ${loaded} places, steady ${SUGGEST_RATE} req/s for ${SECONDS} s:`);
@@ -204,6 +212,7 @@ async function main() {
       `\nFiltered Browse on ${kind}, ${REQUESTS} open requests and ${RIDES} rides, steady ${BROWSE_RATE} req/s for ${SECONDS} s each:`,
     );
     printTable(browse);
+    console.log(`[bench] load average after measuring: ${load()}`);
     await stopServer(child);
     server = undefined;
 
@@ -265,7 +274,9 @@ async function main() {
     }
   } finally {
     if (server) await stopServer(server);
-    await target.cleanup();
+    // BENCH_KEEP=1 leaves the seeded database for EXPLAIN by hand.
+    if (process.env.BENCH_KEEP === '1') console.log(`[bench] kept: ${target.url ?? target.dataDir}`);
+    else await target.cleanup();
     console.log(`[bench] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
