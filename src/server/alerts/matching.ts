@@ -23,8 +23,11 @@ interface Matched {
   ride_id: string | null;
 }
 
-/** The post's end (p.<lat>, p.<lon>) as a geometric point (x = longitude): what the boxes' GiST index answers. */
-const pointOf = ([lat, lon]: [string, string]) => sql.raw(`point(p.${lon}, p.${lat})`);
+/**
+ * The post's end (p.<lat>, p.<lon>) as a box of one point (x = longitude): GiST box_ops indexes `box @> box`, not
+ * `box @> point`, and a box contains this one exactly when it contains the point (edges included).
+ */
+const pointOf = ([lat, lon]: [string, string]) => sql.raw(`box(point(p.${lon}, p.${lat}), point(p.${lon}, p.${lat}))`);
 
 /** The post's end within the search's 'near' place's 'within' miles (the box held it already). */
 function nearPoint([lat, lon]: [string, string]): SQL {
