@@ -9,15 +9,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
+import { CORRIDOR_DEFAULT_MILES } from '../src/shared/places';
 import { alertMatching } from '../src/server/alerts';
-import { createAlongRouteService } from '../src/server/along-route';
+import { corridorBox, createAlongRouteService } from '../src/server/along-route';
 import { openDatabase, type Database, type Db } from '../src/server/db/client';
 import { rowsOf } from '../src/server/db/rows';
 import * as schema from '../src/server/db/schema';
+import { boxAround, type Box } from '../src/server/places';
 import { createTarget, percentile, printTable } from './lib';
 
 const STATES = ['IL', 'IN', 'IA', 'MO', 'WI'];
@@ -27,10 +30,26 @@ const RIDES = 20_000;
 const SEARCHES = 10_000;
 const RIDES_MEASURED = Number(process.env.BENCH_RIDES ?? 1_000);
 const POSTS_MEASURED = Number(process.env.BENCH_POSTS ?? 200);
+/** Corridors measured (miles): the ends and middle of the allowed 1-25. */
+const CORRIDORS = (process.env.BENCH_CORRIDORS ?? '1,5,10,25').split(',').map(Number);
+/** The machine's load average (1, 5, 15 min): it is shared, so every table is printed with it. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 /** Words of titles and of the searches' 'q': 10 goods in 10 kinds each, so a word search matches about 1 post in 50. */
 const WORDS = ['hay', 'feed', 'eggs', 'honey', 'tools', 'seed', 'fence', 'parts', 'lumber', 'apples'].flatMap((w) =>
   ['', 'bales', 'sacks', 'boxes', 'crates', 'rolls', 'jars', 'bags', 'loads', 'kits'].map((k) => `${w}${k}`),
 );
+
+interface RideRow {
+  id: string;
+  user_id: string;
+  origin_lat: number;
+  origin_lon: number;
+  destination_lat: number;
+  destination_lon: number;
+}
 
 interface Town {
   id: number;
@@ -173,12 +192,21 @@ async function seed(db: Db) {
 
   // 10,000 saved searches, 10 per user: 40% near a town (5-50 miles), 20% near + dates, 25% words, 5% dates only,
   // 10% route alerts on the user's own rides.
-  const rideRows = rowsOf<{ id: string; user_id: string }>(
-    await db.execute(sql`select id, user_id from rides order by id`),
+  const rideRows = rowsOf<RideRow>(
+    await db.execute(sql`select id, user_id, origin_lat, origin_lon, destination_lat, destination_lon
+      from rides order by id`),
   );
-  const ridesOf = new Map<string, string[]>();
-  for (const r of rideRows) ridesOf.set(r.user_id, [...(ridesOf.get(r.user_id) ?? []), r.id]);
-  const s = { user: [] as string[], kind: [] as string[], filters: [] as string[], ride: [] as (string | null)[] };
+  const ridesOf = new Map<string, RideRow[]>();
+  for (const r of rideRows) ridesOf.set(r.user_id, [...(ridesOf.get(r.user_id) ?? []), r]);
+  const byId = new Map(all.map((t) => [t.id, t]));
+  // Each with the box the service writes when a search is saved (src/server/alerts/service.ts).
+  const s = {
+    user: [] as string[],
+    kind: [] as string[],
+    filters: [] as string[],
+    ride: [] as (string | null)[],
+    box: [] as (Box | null)[],
+  };
   for (let i = 0; i < SEARCHES; i++) {
     const user = users[i % USERS]!;
     const k = Math.floor(i / USERS); // 0..9 for each user
@@ -188,12 +216,23 @@ async function seed(db: Db) {
     const routeRide = k === 9 ? ridesOf.get(user)?.[0] : undefined;
     s.user.push(user);
     s.kind.push(k % 3 === 2 ? 'rides' : 'requests');
-    s.ride.push(routeRide ?? null);
+    s.ride.push(routeRide?.id ?? null);
     if (routeRide) s.kind[i] = 'requests';
     s.filters.push(
       JSON.stringify(
         routeRide ? {} : k < 4 ? near : k < 6 ? { ...near, ...dates } : k < 8 || k === 9 ? { q: pick(WORDS) } : dates,
       ),
+    );
+    s.box.push(
+      routeRide
+        ? corridorBox(
+            { lat: routeRide.origin_lat, lon: routeRide.origin_lon },
+            { lat: routeRide.destination_lat, lon: routeRide.destination_lon },
+            CORRIDOR_DEFAULT_MILES,
+          )
+        : k < 6
+          ? boxAround(byId.get(near.near)!, within)
+          : null,
     );
   }
   await insertColumns(db, 'saved_searches', {
@@ -202,8 +241,15 @@ async function seed(db: Db) {
     kind: ['text', s.kind],
     filters: ['jsonb', s.filters.map((f) => JSON.parse(f) as unknown)],
     ride_id: ['uuid', s.ride],
+    box_min_lat: ['float8', s.box.map((b) => b?.minLat ?? null)],
+    box_max_lat: ['float8', s.box.map((b) => b?.maxLat ?? null)],
+    box_min_lon: ['float8', s.box.map((b) => b?.minLon ?? null)],
+    box_max_lon: ['float8', s.box.map((b) => b?.maxLon ?? null)],
   });
   await db.execute(sql`vacuum analyze`);
+  // Again: an autovacuum ANALYZE running meanwhile holds a snapshot that can keep the first from marking the new
+  // pages all-visible, and index-only scans would then read the table after all (not the steady state).
+  await db.execute(sql`vacuum`);
   return { all, users, rides: rideRows };
 }
 
@@ -228,6 +274,7 @@ async function main() {
     const db = database.db;
     const started = performance.now();
     const { all, users, rides } = await seed(db);
+    console.log(`[bench] load average before measuring: ${load()}`);
     console.log(
       `[bench] ${kind}: ${all.length} towns of ${STATES.join(', ')}, ${REQUESTS} open requests, ${RIDES} rides, ${SEARCHES} saved searches seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -237,7 +284,7 @@ async function main() {
     const measured = rides.slice(0, RIDES_MEASURED);
     const rows: Record<string, string | number>[] = [];
     const slowest = { ms: 0, ride: measured[0]! };
-    for (const corridor of [5, 25]) {
+    for (const corridor of CORRIDORS) {
       const list: number[] = [];
       const count: number[] = [];
       let found = 0;
@@ -267,7 +314,7 @@ async function main() {
         'avg items': '',
       });
     }
-    console.log(`\n[bench] ${kind}: along-route queries (ms; rides 20-250 miles long)`);
+    console.log(`\n[bench] ${kind}: along-route queries (ms; rides 20-250 miles long), load average ${load()}`);
     printTable(rows);
 
     // 2. Matching new posts against the saved searches, inside the creating transaction (rolled back, so every
@@ -316,13 +363,17 @@ async function main() {
         'avg searches notified': (matched / POSTS_MEASURED).toFixed(1),
       });
     }
-    console.log(`\n[bench] ${kind}: matching one new post against ${SEARCHES} saved searches, query + notify (ms)`);
+    console.log(
+      `\n[bench] ${kind}: matching one new post against ${SEARCHES} saved searches, query + notify (ms), load average ${load()}`,
+    );
     printTable(matchRows);
 
     await explainOnce(database, slowest.ride, all);
   } finally {
     await database?.close();
-    await target.cleanup();
+    // BENCH_KEEP=1 leaves the seeded database for EXPLAIN by hand.
+    if (process.env.BENCH_KEEP === '1') console.log(`[bench] kept: ${target.url ?? target.dataDir}`);
+    else await target.cleanup();
   }
 }
 
@@ -338,6 +389,22 @@ async function loggingDb(database: Database) {
 }
 
 /**
+ * A connection that plans as the along-route service runs (its SET LOCAL: no parallel workers), for EXPLAIN of the
+ * captured list query; on PostgreSQL a pool connection of its own, closed afterwards so the setting goes with it.
+ */
+async function serialConnection(database: Database, client: pg.Pool) {
+  if (database.kind !== 'postgres')
+    return { query: (q: string, params: unknown[]) => client.query(q, params), release: () => undefined };
+  const conn = await client.connect();
+  await conn.query('set max_parallel_workers_per_gather = 0');
+  return { query: (q: string, params: unknown[]) => conn.query(q, params), release: () => conn.release(true) };
+}
+
+/** The list's own statement among those captured (the service runs it in a transaction: set local, commit). */
+const listQuery = (captured: { query: string; params: unknown[] }[]) =>
+  captured.findLast((c) => c.query.includes('delivery_requests'))!;
+
+/**
  * The list query's planning + execution time inside the database (EXPLAIN ANALYZE's own figures), per ride: the
  * part of the wall-clock time above that is not the client, the driver or, on a busy machine, the scheduler.
  */
@@ -345,11 +412,12 @@ async function databaseTimes(database: Database, measured: { id: string; user_id
   const { db, captured, client } = await loggingDb(database);
   const service = createAlongRouteService(db);
   const times: number[] = [];
+  const conn = await serialConnection(database, client);
   for (const r of measured) {
     captured.length = 0;
     await service.list(r.user_id, r.id, corridor, { limit: 20 });
-    const c = captured.at(-1)!;
-    const result = await client.query(`explain (analyze, summary, format json) ${c.query}`, c.params);
+    const c = listQuery(captured);
+    const result = await conn.query(`explain (analyze, summary, format json) ${c.query}`, c.params);
     const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(result);
     const cell = row!['QUERY PLAN'];
     const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as {
@@ -358,6 +426,7 @@ async function databaseTimes(database: Database, measured: { id: string; user_id
     }[];
     times.push(plan[0]!['Planning Time'] + plan[0]!['Execution Time']);
   }
+  conn.release();
   return times;
 }
 
@@ -365,7 +434,7 @@ async function databaseTimes(database: Database, measured: { id: string; user_id
 async function explainOnce(database: Database, ride: { id: string; user_id: string }, all: Town[]) {
   const { db, captured, client } = await loggingDb(database);
   await createAlongRouteService(db).list(ride.user_id, ride.id, 5, { limit: 20 });
-  const list = captured.at(-1)!;
+  const list = listQuery(captured);
   const p = all[0]!;
   const [request] = rowsOf<{ id: string }>(
     await database.db.execute(sql`select id from delivery_requests where pickup_place_id = ${p.id} limit 1`),
@@ -382,7 +451,9 @@ async function explainOnce(database: Database, ride: { id: string; user_id: stri
     ['along-route list (corridor 5 mi, first page) of the slowest ride measured', list],
     ['matching a new request against the saved searches', match],
   ] as const) {
-    const result = await client.query(`explain (analyze, costs off) ${c.query}`, c.params);
+    const conn = await serialConnection(database, client);
+    const result = await conn.query(`explain (analyze, costs off) ${c.query}`, c.params);
+    conn.release();
     const lines = rowsOf<{ 'QUERY PLAN': string }>(result).map((r) => r['QUERY PLAN']);
     console.log(`\n-- ${label}\n${lines.map((l) => `   ${l}`).join('\n')}`);
   }

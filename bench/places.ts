@@ -8,6 +8,7 @@
  * embedded PGlite in a temp dir. BENCH_SECONDS, BENCH_SUGGEST_RATE and BENCH_BROWSE_RATE override the defaults.
  */
 import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
@@ -29,6 +30,11 @@ const BROWSE_RATE = Number(process.env.BENCH_BROWSE_RATE ?? (baseUrl ? 300 : 20)
 const REQUESTS = 100_000;
 const RIDES = 20_000;
 const CONNECTIONS = 50;
+/** The machine's load average (1, 5, 15 min): it is shared, so every figure is printed with it. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 const ITEMS = `array['Feed sacks', 'Hay bales', 'Fence posts', 'Egg cartons', 'Seed potatoes', 'Tractor part',
   'Honey jars', 'Firewood', 'Café chairs', 'Piglets crate']`;
@@ -64,6 +70,9 @@ async function seedListings(db: Db, places: number) {
     from generate_series(1, ${RIDES}) g join u on u.rn = g % ${USERS}
     join places a on a.id = ${pick('g * 3')} join places b on b.id = ${other('g * 3')}`);
   await db.execute(sql`vacuum analyze`);
+  // Again: an autovacuum ANALYZE running meanwhile holds a snapshot that can keep the first from marking the new
+  // pages all-visible, and index-only scans would then read the table after all (not the steady state).
+  await db.execute(sql`vacuum`);
   // The seeded rows' checkpoint would otherwise write them out during the first measurement.
   await db.execute(sql`checkpoint`);
 }
@@ -202,8 +211,10 @@ async function main() {
         'p99 ms': r.p99,
         'max ms': r.max,
         'non-2xx or errors': r.failed,
+        'load (1 min)': loadavg()[0]!.toFixed(1),
       };
     };
+    console.log(`[bench] load average before measuring: ${load()}`);
     const suggest = (i: number) => `/api/places?q=${encodeURIComponent(inputs[i % inputs.length]!)}`;
     const table = [await measure(`suggestions (${inputs.length} inputs in turn)`, SUGGEST_RATE, suggest, false)];
     const typos = typingFirstLetters(sample);
@@ -224,6 +235,7 @@ async function main() {
       `\nFiltered Browse on ${kind}, ${REQUESTS} open requests and ${RIDES} rides, steady ${BROWSE_RATE} req/s for ${SECONDS} s each:`,
     );
     printTable(browse);
+    console.log(`[bench] load average after measuring: ${load()}`);
     await stopServer(child);
     server = undefined;
 
@@ -289,7 +301,9 @@ async function main() {
     }
   } finally {
     if (server) await stopServer(server);
-    await target.cleanup();
+    // BENCH_KEEP=1 leaves the seeded database for EXPLAIN by hand.
+    if (process.env.BENCH_KEEP === '1') console.log(`[bench] kept: ${target.url ?? target.dataDir}`);
+    else await target.cleanup();
     console.log(`[bench] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }

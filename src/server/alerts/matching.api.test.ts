@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/notifications';
 import { browsePath, type SavedSearch } from '../../shared/places';
 import { alongRoutePath } from '../../shared/routes';
+import { savedSearches } from '../db/schema';
+import { boxAround } from '../places';
 import { setupTestApp } from '../test/harness';
 import type { PageBody } from '../test/marketplace';
 import { pointOnRide, routeHelpers } from '../test/route';
@@ -86,6 +89,30 @@ describe('alerts for new requests', () => {
     expect((await matches(ana.token))[0]!.text).toBe('A new request matches your search “Ten miles”.');
     await newRequestAt(ben.user.id, north(center, 40), north(center, -9.5));
     expect((await matches(ana.token))[0]!.text).toBe('2 new requests match your search “Ten miles”.');
+  });
+
+  it("near: stores the circle's box; both ends in it notify once; a box corner outside the circle never", async () => {
+    const [ana, ben] = [await signUpAndIn(), await signUpAndIn()];
+    const center = town();
+    const near = await place(center, 'Boxville');
+    const search = await save(ana.token, { name: 'Box', kind: 'requests', filters: { near: near.id, within: 10 } });
+    const [row] = await ctx.database.db.select().from(savedSearches).where(eq(savedSearches.id, search.id));
+    const box = boxAround(center, 10);
+    expect([row!.boxMinLat, row!.boxMaxLat, row!.boxMinLon, row!.boxMaxLon]).toEqual([
+      box.minLat,
+      box.maxLat,
+      box.minLon,
+      box.maxLon,
+    ]);
+    // Inside the box, 9.9 miles north and east of the center: 14 miles away, outside the circle.
+    const corner = {
+      lat: north(center, 9.9).lat,
+      lon: center.lon + 9.9 / (69.09 * Math.cos((center.lat * Math.PI) / 180)),
+    };
+    await newRequestAt(ben.user.id, corner, corner);
+    expect(await matches(ana.token)).toEqual([]);
+    await newRequestAt(ben.user.id, north(center, 2), north(center, -3));
+    expect((await matches(ana.token)).map((n) => n.text)).toEqual(['A new request matches your search “Box”.']);
   });
 
   it('each search has its own notification; a read one is followed by a new one', async () => {

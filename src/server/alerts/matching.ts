@@ -3,6 +3,7 @@ import { CORRIDOR_DEFAULT_MILES, browsePath } from '../../shared/places';
 import { alongRoutePath } from '../../shared/routes';
 import { alongRideSql, sqlFrameOfColumns } from '../along-route';
 import type { Db } from '../db/client';
+import { savedSearchBox } from '../db/schema';
 import { rowsOf } from '../db/rows';
 import { Outbox } from '../events';
 import { blockedWith } from '../moderation';
@@ -10,7 +11,7 @@ import { notify, type NewNotification } from '../notifications';
 import { MILES_PER_DEGREE, milesBetween } from '../places';
 import type { StoredFilters } from './service';
 
-/** Miles per degree of latitude (the haversine's mean radius): the boxes below. */
+/** Miles per degree of latitude (the haversine's mean radius): the route alerts' band below. */
 const K = sql.raw(String(MILES_PER_DEGREE));
 
 interface Matched {
@@ -23,45 +24,62 @@ interface Matched {
 }
 
 /**
- * The post's point (p.<lat>, p.<lon>) within the search's 'near' place's 'within' miles: a latitude/longitude box
- * first (plain arithmetic, so most searches are dropped before any trigonometry), then the haversine.
+ * The post's end (p.<lat>, p.<lon>) as a box of one point (x = longitude): GiST box_ops indexes `box @> box`, not
+ * `box @> point`, and a box contains this one exactly when it contains the point (edges included).
  */
-function nearPoint(lat: string, lon: string): SQL {
+const pointOf = ([lat, lon]: [string, string]) => sql.raw(`box(point(p.${lon}, p.${lat}), point(p.${lon}, p.${lat}))`);
+
+/** The post's end within the search's 'near' place's 'within' miles (the box held it already). */
+function nearPoint([lat, lon]: [string, string]): SQL {
   const pLat = sql.raw(`p.${lat}`);
   const pLon = sql.raw(`p.${lon}`);
-  const within = sql`(s.filters ->> 'within')::float8`;
   return sql`(${pLat} is not null
-    and np.lat between ${pLat} - ${within} / ${K} and ${pLat} + ${within} / ${K}
-    and abs(np.lon - ${pLon}) * ${K} * cos(radians(least(89, abs(${pLat}) + ${within} / ${K}))) <= ${within}
-    and ${milesBetween(pLat, pLon, { lat: sql`np.lat`, lon: sql`np.lon` })} <= ${within})`;
+    and ${milesBetween(pLat, pLon, { lat: sql`np.lat`, lon: sql`np.lon` })} <= (s.filters ->> 'within')::float8)`;
 }
 
 /**
  * The saved searches of `kind` that the post `p` (one row, materialized once with its folded `text`) matches,
  * other people's only, not across a block either way, the owner not suspended. 'near': either end of the post
  * within the place's miles; 'from' / 'to': the post's date inside (a request without a date matches any range);
- * 'q': every word of the search (folded, split at anything but letters and digits) inside the post's text.
- * Searches are read by kind (their index); the rest is arithmetic per search row, trigonometry only inside boxes.
+ * 'q': every word of the search (stored folded in `words`) inside the post's text.
+ *
+ * Candidates (migration 0016): the searches of the kind without a box (their partial index), plus those whose box
+ * holds one of the post's ends, a GiST range per end (the second leaves out what the first found, so UNION ALL
+ * repeats none). A post without places meets no box. The rest is arithmetic on the few candidates.
  */
 function matchingSql(kind: 'requests' | 'rides', post: SQL, ends: [string, string][], date: string, route: SQL): SQL {
   const from = sql`(s.filters ->> 'from')::date`;
   const to = sql`(s.filters ->> 'to')::date`;
+  const box = savedSearchBox({
+    boxMinLat: sql`c.box_min_lat`,
+    boxMaxLat: sql`c.box_max_lat`,
+    boxMinLon: sql`c.box_min_lon`,
+    boxMaxLon: sql`c.box_max_lon`,
+  });
+  const holding = ends.map(
+    (end, i) => sql`select c.* from saved_searches c
+      where c.box_min_lat is not null and c.kind = ${kind} and ${box} @> ${pointOf(end)}
+        ${sql.join(
+          ends.slice(0, i).map((before) => sql`and not coalesce(${box} @> ${pointOf(before)}, false)`),
+          sql` `,
+        )}`,
+  );
   return sql`
     with p as materialized (${post})
     select s.id, s.user_id, s.name, s.kind, s.filters, s.ride_id
     from p
-    join saved_searches s on s.kind = ${kind} and s.user_id <> p.user_id
+    cross join lateral (
+      select c.* from saved_searches c where c.box_min_lat is null and c.kind = ${kind}
+      union all
+      ${sql.join(holding, sql` union all `)}
+    ) s
     left join places np on np.id = (s.filters ->> 'near')::int
-    where (s.filters ->> 'from' is null or p.${sql.raw(date)} is null or p.${sql.raw(date)} >= ${from})
+    where s.user_id <> p.user_id
+      and (s.filters ->> 'from' is null or p.${sql.raw(date)} is null or p.${sql.raw(date)} >= ${from})
       and (s.filters ->> 'to' is null or p.${sql.raw(date)} is null or p.${sql.raw(date)} <= ${to})
       and (s.filters ->> 'near' is null or (np.id is not null
-        and (${sql.join(
-          ends.map(([lat, lon]) => nearPoint(lat, lon)),
-          sql` or `,
-        )})))
-      and (s.filters ->> 'q' is null or not exists (
-        select 1 from regexp_split_to_table(rr_fold(s.filters ->> 'q'), '[^[:alnum:]]+') w
-        where w <> '' and strpos(p.text, w) = 0))
+        and (${sql.join(ends.map(nearPoint), sql` or `)})))
+      and (s.words is null or not exists (select 1 from unnest(s.words) w where strpos(p.text, w) = 0))
       and ${route}
       -- Last, on the few searches left: one primary-key probe each (a join would be planned for all of them).
       and not exists (select 1 from users u where u.id = s.user_id and u.suspended_at is not null)

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
+  CORRIDOR_DEFAULT_MILES,
   PLACE_NOT_FOUND,
   ROUTE_NEEDS_PLACES,
   routeAlertName,
@@ -8,10 +9,11 @@ import {
   type BrowseFilters,
   type SavedSearch,
 } from '../../shared/places';
-import { RIDE_NOT_FOUND } from '../along-route';
+import { corridorBox, RIDE_NOT_FOUND } from '../along-route';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { places, rides, savedSearches } from '../db/schema';
+import { boxAround, type Box } from '../places';
 
 export const SAVED_SEARCH_NOT_FOUND = 'Saved search not found.';
 
@@ -75,7 +77,8 @@ export function createSavedSearchService(db: Db) {
   };
 
   /**
-   * Adds a saved search within the limit; call `lockOwner` first in the same transaction. The owner's searches are
+   * Adds a saved search within the limit, with the box a matching post must have an end in (null: anywhere; see
+   * schema.ts and matching.ts); call `lockOwner` first in the same transaction. The owner's searches are
    * counted under a transaction-scoped advisory lock on their id, so two creates at 19 cannot both see room for
    * one more (an insert ... where count < 20 would: neither statement sees the other's row before it commits).
    * Route alerts count too.
@@ -84,6 +87,7 @@ export function createSavedSearchService(db: Db) {
     tx: Db,
     userId: string,
     values: { name: string; kind: string; filters: StoredFilters; rideId?: string },
+    box: Box | null,
   ): Promise<string> {
     const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -92,7 +96,14 @@ export function createSavedSearchService(db: Db) {
     if (n >= SAVED_SEARCH_MAX) throw new DomainError('validation_error', SAVED_SEARCH_LIMIT_MESSAGE);
     const [row] = await tx
       .insert(savedSearches)
-      .values({ userId, ...values })
+      .values({
+        userId,
+        ...values,
+        boxMinLat: box?.minLat ?? null,
+        boxMaxLat: box?.maxLat ?? null,
+        boxMinLon: box?.minLon ?? null,
+        boxMaxLon: box?.maxLon ?? null,
+      })
       .returning({ id: savedSearches.id });
     if (!row) throw new Error('insert returned no row');
     return row.id;
@@ -105,15 +116,17 @@ export function createSavedSearchService(db: Db) {
   ): Promise<SavedSearch> {
     return db.transaction(async (tx) => {
       await lockOwner(tx, userId);
+      let box: Box | null = null;
       if (input.filters.near !== undefined) {
-        const [place] = await tx.select({ id: places.id }).from(places).where(eq(places.id, input.filters.near));
+        const [place] = await tx
+          .select({ lat: places.lat, lon: places.lon })
+          .from(places)
+          .where(eq(places.id, input.filters.near));
         if (!place) throw new DomainError('validation_error', PLACE_NOT_FOUND);
+        box = boxAround(place, input.filters.within);
       }
-      const id = await insertWithinLimit(tx, userId, {
-        name: input.name,
-        kind: input.kind,
-        filters: storedFilters(input.filters),
-      });
+      const filters = storedFilters(input.filters);
+      const id = await insertWithinLimit(tx, userId, { name: input.name, kind: input.kind, filters }, box);
       return one(tx, id);
     });
   }
@@ -162,8 +175,10 @@ export function createSavedSearchService(db: Db) {
         .select({
           origin: rides.origin,
           destination: rides.destination,
-          lat: rides.originLat,
-          to: rides.destinationLat,
+          originLat: rides.originLat,
+          originLon: rides.originLon,
+          destinationLat: rides.destinationLat,
+          destinationLon: rides.destinationLon,
         })
         .from(rides)
         .where(and(eq(rides.id, rideId), eq(rides.userId, userId)));
@@ -173,13 +188,17 @@ export function createSavedSearchService(db: Db) {
         .from(savedSearches)
         .where(eq(savedSearches.rideId, rideId));
       if (existing) return { created: false, item: await one(tx, existing.id) };
-      if (ride.lat === null || ride.to === null) throw new DomainError('route_needs_places', ROUTE_NEEDS_PLACES);
-      const id = await insertWithinLimit(tx, userId, {
-        name: routeAlertName(ride.origin, ride.destination),
-        kind: 'requests',
-        filters: {},
-        rideId,
-      });
+      const { originLat, originLon, destinationLat, destinationLon } = ride;
+      if (originLat === null || originLon === null || destinationLat === null || destinationLon === null)
+        throw new DomainError('route_needs_places', ROUTE_NEEDS_PLACES);
+      // Matching tests the default corridor: its box holds every request the alert can match.
+      const box = corridorBox(
+        { lat: originLat, lon: originLon },
+        { lat: destinationLat, lon: destinationLon },
+        CORRIDOR_DEFAULT_MILES,
+      );
+      const name = routeAlertName(ride.origin, ride.destination);
+      const id = await insertWithinLimit(tx, userId, { name, kind: 'requests', filters: {}, rideId }, box);
       return { created: true, item: await one(tx, id) };
     });
   }

@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AlongRoutePage } from '../../shared/along-route';
 import { INVALID_CURSOR_MESSAGE } from '../../shared/marketplace';
 import { CORRIDOR_MESSAGE, ROUTE_NEEDS_PLACES } from '../../shared/places';
+import { users } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { collectPages } from '../test/marketplace';
 import { pointOnRide, routeHelpers } from '../test/route';
@@ -159,6 +161,61 @@ describe('GET /rides/:id/along-route: the corridor', () => {
 
     expect(await r.ids()).toEqual([fromAna.id]);
     for (const id of [mine.id, fromBen.id, fromCy.id, fromDee.id, gone.id]) expect(await r.ids()).not.toContain(id);
+  });
+});
+
+describe('GET /rides/:id/along-route: pages around left-out requests', () => {
+  it('cuts full pages of the listed requests, the left-out ones lying between them by detour', async () => {
+    const r = await driverWithRide();
+    const [ana, ben, cy, dee, eve] = [
+      await signUpAndIn('Ana'),
+      await signUpAndIn('Ben'),
+      await signUpAndIn('Cy'),
+      await signUpAndIn('Dee'),
+      await signUpAndIn('Eve'),
+    ];
+    expect((await call('POST', '/blocks', { cookie: r.driver.token, body: { user_id: ben.user.id } })).status).toBe(
+      201,
+    );
+    expect((await call('POST', '/blocks', { cookie: cy.token, body: { user_id: r.driver.user.id } })).status).toBe(201);
+    // Ana's requests at growing detours; before each, a blocked, a blocking, a suspended person's and one I offered
+    // on, each with a smaller detour than hers.
+    const listed: string[] = [];
+    for (const k of [0, 1, 2, 3, 4]) {
+      const at = (d: number) => [r.at(2, k + d), r.at(20, k + d)] as const;
+      for (const [who, d] of [
+        [ben, 0.1],
+        [cy, 0.2],
+        [dee, 0.3],
+      ] as const)
+        await postRequest(who.token, ...at(d));
+      const offered = await postRequest(eve.token, ...at(0.4));
+      expect(
+        (await call('POST', '/bookings', { cookie: r.driver.token, body: { request_id: offered.id } })).status,
+      ).toBe(201);
+      listed.push((await postRequest(ana.token, ...at(0.5))).id);
+    }
+    await ctx.database.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, dee.user.id));
+
+    for (const limit of [1, 2, 3]) {
+      const sizes: number[] = [];
+      const paged = await collectPages(async (cursor) => {
+        const res = await r.list(`?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        sizes.push(res.body.items.length);
+        return res;
+      });
+      expect(paged.items.map((i) => i.id)).toEqual(listed);
+      expect(sizes).toEqual(
+        listed
+          .map((_, i) => i)
+          .filter((i) => i % limit === 0)
+          .map((i) => Math.min(limit, listed.length - i)),
+      );
+    }
+    const count = await call<{ count: number }>('GET', `/rides/${r.ride.id}/along-route/count`, {
+      cookie: r.driver.token,
+    });
+    expect(count.body).toEqual({ count: listed.length });
   });
 });
 

@@ -82,6 +82,22 @@ export function corridorBoxes(origin: Point, destination: Point, miles: number):
   });
 }
 
+/**
+ * One box around the whole corridor (a route alert's, stored with it): the ride's bounding box widened by `miles`
+ * in the frame, as corridorBoxes' pieces are. Every point within `miles` of the segment lies inside.
+ */
+export function corridorBox(origin: Point, destination: Point, miles: number): Box {
+  const { kx } = frameOf(origin, destination);
+  const dLat = miles / MILES_PER_DEGREE;
+  const dLon = miles / kx;
+  return {
+    minLat: Math.min(origin.lat, destination.lat) - dLat,
+    maxLat: Math.max(origin.lat, destination.lat) + dLat,
+    minLon: Math.min(origin.lon, destination.lon) - dLon,
+    maxLon: Math.max(origin.lon, destination.lon) + dLon,
+  };
+}
+
 /** The frame's numbers as SQL: parameters for one known ride, or expressions over a ride's columns. */
 export interface SqlFrame {
   lat0: SQL;
@@ -145,11 +161,22 @@ export function offsetSql(f: SqlFrame, lat: unknown, lon: unknown): SQL {
 }
 
 /**
+ * Within `miles` of the ride's whole line (|cross product| / length): a few multiplications, and true of every point
+ * within `miles` of the segment, so it drops most of a corridor box's corners before the exact test.
+ */
+function nearLineSql(f: SqlFrame, lat: unknown, lon: unknown, miles: SQL): SQL {
+  const p = xy(f, lat, lon);
+  return sql`abs(${p.x} * ${f.dy} - ${p.y} * ${f.dx}) <= (${miles} + ${EDGE_EPSILON_MILES}::float8) * ${f.length}`;
+}
+
+/**
  * The request is along the ride: pickup and delivery both within `miles` of the segment, and the pickup's
- * projection no later than the delivery's (the direction of travel).
+ * projection no later than the delivery's (the direction of travel). The line tests come first (PostgreSQL runs
+ * the cheaper conditions of an AND first): most candidates of a corridor box fail them.
  */
 export function alongRideSql(f: SqlFrame, pickup: SqlPoint, delivery: SqlPoint, miles: SQL): SQL {
-  return sql`(${offsetSql(f, pickup.lat, pickup.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8
+  return sql`(${nearLineSql(f, pickup.lat, pickup.lon, miles)} and ${nearLineSql(f, delivery.lat, delivery.lon, miles)}
+    and ${offsetSql(f, pickup.lat, pickup.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8
     and ${offsetSql(f, delivery.lat, delivery.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8
     and ${alongSql(f, pickup.lat, pickup.lon)} <= ${alongSql(f, delivery.lat, delivery.lon)})`;
 }

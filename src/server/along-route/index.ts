@@ -1,6 +1,6 @@
 // The along-the-route feature's public module (issue 14, docs/along-route.md): a ride's corridor of open requests,
 // 'Ask to carry something', and the corridor SQL that alerts match new requests with. app.ts wires the routes.
-export { alongRideSql, sqlFrameOfColumns } from './geometry';
+export { alongRideSql, corridorBox, sqlFrameOfColumns } from './geometry';
 export { createAskService, type AskService } from './asks';
 export { alongRouteRoutes } from './routes';
 export { createAlongRouteService, RIDE_NOT_FOUND, type AlongRouteService } from './service';

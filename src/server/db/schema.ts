@@ -57,6 +57,11 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    // The few suspended accounts: queries that read many listings leave their owners out with one hashed set
+    // (src/server/places/filters.ts) instead of a users probe per row.
+    index('users_suspended_idx')
+      .on(t.id)
+      .where(sql`${t.suspendedAt} is not null`),
     check('users_email_length', sql`char_length(${t.email}) between 3 and ${sql.raw(String(LIMITS.emailMax))}`),
     check('users_role_check', sql`${t.role} in ('user', 'admin')`),
   ],
@@ -185,6 +190,8 @@ export const places = pgTable(
     index('places_state_name_idx').on(t.state, t.name),
     // Suggestions: names by prefix, a range on text_pattern_ops; typos among the names of the same first two letters.
     index('places_fold_prefix_idx').on(t.fold.op('text_pattern_ops')),
+    // Typos in the first two letters, asked only when the prefix found nothing: LIKE '%rest%' on trigrams.
+    index('places_fold_trgm_idx').using('gin', t.fold.op('gin_trgm_ops')),
   ],
 );
 
@@ -236,7 +243,9 @@ export const rides = pgTable(
     index('rides_active_search_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .where(sql`${t.status} = 'active'`),
-    // Browse 'Near': active rides by either end's latitude (a box narrows longitude in the index too).
+    // Browse 'Near': active rides by either end's latitude (a box narrows longitude in the index too). Migration
+    // 0017 makes both INCLUDE (departure_date, user_id, id), which drizzle cannot declare: a 'Near' branch reads
+    // the index only (docs/places.md).
     index('rides_active_origin_point_idx')
       .on(t.originLat, t.originLon)
       .where(sql`${t.status} = 'active' and ${t.originLat} is not null`),
@@ -286,7 +295,10 @@ export const deliveryRequests = pgTable(
     index('delivery_requests_open_search_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .where(sql`${t.status} = 'open'`),
-    // Along the route and Browse 'Near': open requests by pickup (and delivery) position.
+    // Along the route and Browse 'Near': open requests by pickup (and delivery) position. Migration 0017 makes
+    // them INCLUDE what those queries test before cutting a page, which drizzle cannot declare: the pickup index
+    // (delivery_lat, delivery_lon, needed_by_date, user_id, id), the delivery index (needed_by_date, user_id, id),
+    // so candidates are read from the index only (docs/places.md, docs/along-route.md).
     index('delivery_requests_open_pickup_point_idx')
       .on(t.pickupLat, t.pickupLon)
       .where(sql`${t.status} = 'open' and ${t.pickupLat} is not null`),
@@ -899,9 +911,15 @@ export const rideAsks = pgTable(
   (t) => [uniqueIndex('ride_asks_ride_request_key').on(t.rideId, t.requestId)],
 );
 
+/** A saved search's box as a geometric box (x = longitude, y = latitude): what its GiST index holds. */
+export const savedSearchBox = (t: { boxMinLat: unknown; boxMaxLat: unknown; boxMinLon: unknown; boxMaxLon: unknown }) =>
+  sql`box(point(${t.boxMinLon}, ${t.boxMinLat}), point(${t.boxMaxLon}, ${t.boxMaxLat}))`;
+
 /**
  * 'Save this search' and route alerts (a ride's 'Tell me about new requests along this route': `ride_id` set).
- * `filters` holds browseFiltersSchema's output. `last_emailed_at` spaces the alert e-mails of one search.
+ * `filters` holds browseFiltersSchema's output. Matching a new post (src/server/alerts/matching.ts) reads only the
+ * searches whose `box_*` holds one of its ends (written when saved: the 'Near' circle's box, a route alert's
+ * corridor box) and those without a box, whose words are stored folded in `words`.
  */
 export const savedSearches = pgTable(
   'saved_searches',
@@ -915,13 +933,30 @@ export const savedSearches = pgTable(
     filters: jsonb('filters').notNull().default({}),
     rideId: uuid('ride_id').references(() => rides.id, { onDelete: 'cascade' }),
     email: boolean('email').notNull().default(true),
-    lastEmailedAt: timestamp('last_emailed_at', { withTimezone: true, precision: 3 }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /**
+     * Where a matching post must have an end (degrees), null for a search that matches anywhere: 'Near' -> the box
+     * around the place's circle (boxAround), a route alert -> its ride's corridor box. Migration 0017 backfills it.
+     */
+    boxMinLat: doublePrecision('box_min_lat'),
+    boxMaxLat: doublePrecision('box_max_lat'),
+    boxMinLon: doublePrecision('box_min_lon'),
+    boxMaxLon: doublePrecision('box_max_lon'),
+    /** The 'Search' words folded as a post's text is (rr_fold, split at anything but letters and digits). */
+    words: text('words')
+      .array()
+      .generatedAlwaysAs(sql`array_remove(regexp_split_to_array(rr_fold(filters ->> 'q'), '[^[:alnum:]]+'), '')`),
   },
   (t) => [
     index('saved_searches_user_idx').on(t.userId, t.createdAt),
-    // Matching a new post reads the searches of one kind.
-    index('saved_searches_kind_idx').on(t.kind),
+    // Matching a new post: the searches of its kind that match anywhere, plus those whose box holds one of its
+    // ends (a GiST range of boxes containing a point).
+    index('saved_searches_anywhere_idx')
+      .on(t.kind)
+      .where(sql`${t.boxMinLat} is null`),
+    index('saved_searches_box_idx')
+      .using('gist', savedSearchBox(t))
+      .where(sql`${t.boxMinLat} is not null`),
     uniqueIndex('saved_searches_ride_key').on(t.rideId),
     check('saved_searches_kind_check', oneOf(t.kind, ['requests', 'rides'])),
     check('saved_searches_name_length', lengthBetween(t.name, SAVED_SEARCH_NAME_MAX)),

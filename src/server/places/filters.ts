@@ -1,6 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
+import { unionAll, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { milesBetween, withinMiles, type Point } from './geo';
+import type { Db } from '../db/client';
+import { blocks, users } from '../db/schema';
+import { boxAround, inBox, milesBetween, type Point } from './geo';
 
 /**
  * Browse filters' SQL (docs/places.md), shared by rides and requests: 'Search' words and 'Near' within a radius of
@@ -32,15 +35,63 @@ export function textMatches(document: unknown, q: string | undefined): SQL | und
 }
 
 /**
- * A listing with two ends (origin and destination, pickup and delivery) is near `center` when either end is within
- * `miles`; its distance is the nearer end's (an end without coordinates counts as none: least() skips nulls).
+ * Not a suspended owner's, nor anyone's blocked either way with the viewer: three small sets, each read once per
+ * query (the partial index of suspended accounts, the viewer's blocks both ways) and hashed, rather than a users
+ * probe and two blocks probes per row. For queries that test many rows before cutting a page ('Near', along the
+ * route), where `owner` comes from an index's INCLUDE columns.
  */
-export function nearEitherEnd(ends: [Point<unknown>, Point<unknown>], center: Point, miles: number) {
-  const [a, b] = ends;
-  return {
-    where: sql`(${withinMiles(a.lat, a.lon, center, miles)} or ${withinMiles(b.lat, b.lon, center, miles)})`,
-    distance: sql<number>`least(${milesBetween(a.lat, a.lon, center)}, ${milesBetween(b.lat, b.lon, center)})`,
-  };
+export const visibleTo = (viewerId: unknown, owner: unknown) =>
+  sql`${owner} not in (select ${users.id} from ${users} where ${users.suspendedAt} is not null)
+    and ${owner} not in (select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${viewerId})
+    and ${owner} not in (select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${viewerId})`;
+
+/**
+ * 'Near' for a listing with two ends (origin and destination, pickup and delivery), cut to one page: the ids and
+ * distances of the first `limit` rows of `table` matching `filter` with either end within `miles` of `center`,
+ * nearest first (the nearer end's distance; an end without coordinates is none), then by id, after `key`.
+ *
+ * One branch per end, each the box's range of that end's partial (lat, lon) index, UNION ALL, then the nearer
+ * distance per id, kept when within `miles`: an end outside its box is farther than `miles`, so the smallest
+ * distance among the ends in their boxes is the listing's whenever it is within the radius, and each haversine is
+ * computed once. Two index ranges rather than a BitmapOr of both, because migration 0016 made the indexes INCLUDE
+ * what `filter` tests (dates, owner, id), so a branch without 'Search' reads no table row. The page
+ * is cut here, so the caller reads, joins and checks only `limit` rows (docs/places.md). Drizzle names a
+ * subquery's fields without their alias, hence names no joined table has.
+ */
+export function nearestPage(
+  db: Db,
+  table: PgTable,
+  id: PgColumn,
+  ends: [Point<PgColumn>, Point<PgColumn>],
+  center: Point,
+  miles: number,
+  filter: SQL | undefined,
+  key: readonly [string, string] | null | undefined,
+  limit: number,
+) {
+  const box = boxAround(center, miles);
+  const branch = (end: Point<PgColumn>) =>
+    db
+      .select({
+        id: sql<string>`${id}`.as('near_id'),
+        distance: sql<number>`${milesBetween(end.lat, end.lon, center)}`.as('near_miles'),
+      })
+      .from(table)
+      .where(and(filter, inBox(end.lat, end.lon, box)));
+  const e = unionAll(branch(ends[0]), branch(ends[1])).as('e');
+  const near = db
+    .select({ id: e.id, distance: sql<number>`min(${e.distance})`.as('near_miles') })
+    .from(e)
+    .groupBy(e.id)
+    .having(sql`min(${e.distance}) <= ${miles}::float8`)
+    .as('near');
+  return db
+    .select({ id: near.id, distance: near.distance })
+    .from(near)
+    .where(key ? sql`(${near.distance}, ${near.id}) > (${key[0]}::float8, ${key[1]}::uuid)` : undefined)
+    .orderBy(near.distance, near.id)
+    .limit(limit)
+    .as('page');
 }
 
 /** Miles as a card shows them: a tenth is plenty (the client rounds further). */

@@ -16,7 +16,7 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { cursorMiles, nearEitherEnd, pointOf, roundMiles, textMatches, type PlaceService } from '../places';
+import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
@@ -191,10 +191,13 @@ export function createRequestService(
     const toItem = (r: RequestRow) => toRequest(r, viewerId);
     if (near === undefined && !from && !to && !q) return open({ viewerId }, query, toItem);
     const dated = deliveryRequests.neededByDate;
-    const filters = and(
-      browsable(viewerId),
+    const dates = [
       from ? or(isNull(dated), gte(dated, from)) : undefined,
       to ? or(isNull(dated), lte(dated, to)) : undefined,
+    ];
+    const filters = and(
+      browsable(viewerId),
+      ...dates,
       // 'Search' looks in the title, description and both locations (search_text, migration 0015).
       textMatches(deliveryRequests.searchText, q),
     );
@@ -207,26 +210,34 @@ export function createRequestService(
         .limit(limit);
       return toPage(rows, query.limit, toItem, sortKey);
     }
+    // 'Near': the page is cut on the point indexes first (nearestPage), with the owner checks as hashed sets, then
+    // only its rows are read and joined.
     const center = (await places.pointsOf([near])).get(near)!;
-    const key = decodeCursor(query.cursor, nearCursor);
-    const { where, distance } = nearEitherEnd(
+    const page = nearestPage(
+      db,
+      deliveryRequests,
+      deliveryRequests.id,
       [
         { lat: deliveryRequests.pickupLat, lon: deliveryRequests.pickupLon },
         { lat: deliveryRequests.deliveryLat, lon: deliveryRequests.deliveryLon },
       ],
       center,
       within ?? DEFAULT_WITHIN_MILES,
+      and(
+        sql`${deliveryRequests.status} = 'open'`,
+        visibleTo(viewerId, deliveryRequests.userId),
+        ...dates,
+        textMatches(deliveryRequests.searchText, q),
+      ),
+      decodeCursor(query.cursor, nearCursor),
+      limit,
     );
-    const rows = await browseFrom(viewerId, { distance })
-      .where(
-        and(
-          filters,
-          where,
-          key ? sql`(${distance}, ${deliveryRequests.id}) > (${key[0]}::float8, ${key[1]}::uuid)` : undefined,
-        ),
-      )
-      .orderBy(distance, asc(deliveryRequests.id))
-      .limit(limit);
+    const rows = await db
+      .select({ ...columns, acceptedByMe: acceptedBy(viewerId), distance: page.distance })
+      .from(page)
+      .innerJoin(deliveryRequests, eq(deliveryRequests.id, page.id))
+      .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
+      .orderBy(page.distance, page.id);
     return toPage(rows, query.limit, toItem, (r) => [String(r.distance), r.id]);
   }
 

@@ -11,7 +11,7 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { cursorMiles, nearEitherEnd, pointOf, roundMiles, textMatches, type PlaceService } from '../places';
+import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 interface RideFields {
   origin: string;
@@ -142,10 +142,10 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
     const { near, within, from, to, q } = query;
     const toItem = (r: RideRow) => toRide(r, viewerId);
     if (near === undefined && !from && !to && !q) return active({ today: earliestToday(), viewerId }, query, toItem);
+    const dates = [from ? gte(rides.departureDate, from) : undefined, to ? lte(rides.departureDate, to) : undefined];
     const filters = and(
       browsable(earliestToday(), viewerId),
-      from ? gte(rides.departureDate, from) : undefined,
-      to ? lte(rides.departureDate, to) : undefined,
+      ...dates,
       // 'Search' looks in the route and the notes (search_text, migration 0015).
       textMatches(rides.searchText, q),
     );
@@ -159,26 +159,34 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
         .limit(limit);
       return toPage(rows, query.limit, toItem, sortKey);
     }
+    // 'Near': the page is cut on the point indexes first (nearestPage), with the driver checks as hashed sets, then
+    // only its rows are read and joined.
     const center = (await places.pointsOf([near])).get(near)!;
-    const key = decodeCursor(query.cursor, nearCursor);
-    const { where, distance } = nearEitherEnd(
+    const page = nearestPage(
+      db,
+      rides,
+      rides.id,
       [
         { lat: rides.originLat, lon: rides.originLon },
         { lat: rides.destinationLat, lon: rides.destinationLon },
       ],
       center,
       within ?? DEFAULT_WITHIN_MILES,
+      and(
+        sql`${rides.status} = 'active' and ${rides.departureDate} >= ${earliestToday()}::date`,
+        visibleTo(viewerId, rides.userId),
+        ...dates,
+        textMatches(rides.searchText, q),
+      ),
+      decodeCursor(query.cursor, nearCursor),
+      limit,
     );
     const rows = await db
-      .select({ ...columns, distance })
-      .from(rides)
-      .innerJoin(users, eq(users.id, rides.userId))
+      .select({ ...columns, distance: page.distance })
+      .from(page)
+      .innerJoin(rides, eq(rides.id, page.id))
       .innerJoin(profiles, eq(profiles.userId, rides.userId))
-      .where(
-        and(filters, where, key ? sql`(${distance}, ${rides.id}) > (${key[0]}::float8, ${key[1]}::uuid)` : undefined),
-      )
-      .orderBy(distance, asc(rides.id))
-      .limit(limit);
+      .orderBy(page.distance, page.id);
     return toPage(rows, query.limit, toItem, (r) => [String(r.distance), r.id]);
   }
 
