@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer, defineConfig, type Manifest, type Plugin, type ResolvedConfig } from 'vite';
+import { VitePWA, type ManifestOptions, type VitePWAOptions } from 'vite-plugin-pwa';
 
 /** Writes .br and .gz beside every text asset so the server sends them without compressing per request. */
 function precompress(): Plugin {
@@ -14,16 +15,21 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    closeBundle() {
-      const walk = (dir: string): string[] =>
-        readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
-      for (const file of walk(outDir)) {
-        if (!/\.(js|css|svg|json|txt|webmanifest)$/.test(file)) continue;
-        const data = readFileSync(file);
-        if (data.length < 1024) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-      }
+    // Last, after the prerendered pages and the service worker are written.
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        const walk = (dir: string): string[] =>
+          readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+        for (const file of walk(outDir)) {
+          if (!/\.(js|css|svg|json|txt|webmanifest)$/.test(file)) continue;
+          const data = readFileSync(file);
+          if (data.length < 1024) continue;
+          writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        }
+      },
     },
   };
 }
@@ -93,51 +99,123 @@ function prerender(): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
-    async closeBundle() {
-      if (config.build.ssr) return;
-      const outDir = config.build.outDir;
-      const template = readFileSync(join(outDir, 'index.html'), 'utf8');
-      // The shell stays available for the pages rendered in the browser only (/auth, /dashboard, 404).
-      writeFileSync(join(outDir, 'shell.html'), template);
-      const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-      const boot = manifest['src/client/boot.ts']?.file;
-      if (!boot) throw new Error('prerender: src/client/boot.ts is not in the build manifest');
-      const server = await createServer({
-        root: config.root,
-        configFile: false,
-        logLevel: 'error',
-        resolve: { alias: config.resolve.alias },
-        server: { middlewareMode: true, hmr: false, ws: false },
-        appType: 'custom',
-        optimizeDeps: { noDiscovery: true, include: [] },
-      });
-      try {
-        const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
-        for (const page of mod.PRERENDERED_PAGES) {
-          const { body, head } = await mod.renderPage(page.path);
-          const root = '<div id="root"><!--app-html--></div>';
-          if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-          const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
-            .replace(/<title>[^<]*<\/title>/, '')
-            .replace(/<meta\s+name="description"[^>]*>/, '')
-            .replace('</head>', `${head}</head>`)
-            .replace(root, () => `<div id="root">${body}</div>`);
-          const dir = join(outDir, page.path);
-          mkdirSync(dir, { recursive: true });
-          writeFileSync(join(dir, 'index.html'), html);
+    // Sequential: the service worker (generated next) precaches the pages this writes.
+    closeBundle: {
+      sequential: true,
+      async handler() {
+        if (config.build.ssr) return;
+        const outDir = config.build.outDir;
+        const template = readFileSync(join(outDir, 'index.html'), 'utf8');
+        // The shell stays available for the pages rendered in the browser only (/auth, /dashboard, 404).
+        writeFileSync(join(outDir, 'shell.html'), template);
+        const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+        const boot = manifest['src/client/boot.ts']?.file;
+        if (!boot) throw new Error('prerender: src/client/boot.ts is not in the build manifest');
+        const server = await createServer({
+          root: config.root,
+          configFile: false,
+          logLevel: 'error',
+          resolve: { alias: config.resolve.alias },
+          server: { middlewareMode: true, hmr: false, ws: false },
+          appType: 'custom',
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
+          for (const page of mod.PRERENDERED_PAGES) {
+            const { body, head } = await mod.renderPage(page.path);
+            const root = '<div id="root"><!--app-html--></div>';
+            if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
+            const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
+              .replace(/<title>[^<]*<\/title>/, '')
+              .replace(/<meta\s+name="description"[^>]*>/, '')
+              .replace('</head>', `${head}</head>`)
+              .replace(root, () => `<div id="root">${body}</div>`);
+            const dir = join(outDir, page.path);
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(join(dir, 'index.html'), html);
+          }
+          config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
+        } finally {
+          await server.close();
+          // The manifest was only needed here; it is not for the public.
+          rmSync(join(outDir, '.vite'), { recursive: true, force: true });
         }
-        config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
-      } finally {
-        await server.close();
-        // The manifest was only needed here; it is not for the public.
-        rmSync(join(outDir, '.vite'), { recursive: true, force: true });
-      }
+      },
     },
   };
 }
 
+/** The web app manifest: what a phone shows when RuralRoute is added to its home screen. */
+const WEB_APP_MANIFEST: Partial<ManifestOptions> = {
+  id: '/dashboard',
+  name: 'RuralRoute',
+  short_name: 'RuralRoute',
+  description: 'Share the road, share the load: rides and deliveries between rural neighbours.',
+  lang: 'en',
+  start_url: '/dashboard',
+  scope: '/',
+  display: 'standalone',
+  // The app's palette (src/client/styles.css): primary green bars, white pages.
+  theme_color: '#166534',
+  background_color: '#ffffff',
+  icons: [
+    { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+    { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+    { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+  ],
+};
+
+/**
+ * The precache lists build files; a page is asked for by its URL. A prerendered page is precached as its path
+ * ('privacy/index.html' -> '/privacy'), which the server fills in (support e-mail, date) like any visit, and which
+ * a navigation then matches exactly. Everything else keeps its file name ('shell.html' is the app shell).
+ */
+type ManifestTransform = NonNullable<NonNullable<VitePWAOptions['workbox']>['manifestTransforms']>[number];
+const pageUrls: ManifestTransform = (entries) => ({
+  manifest: entries.map((entry) => {
+    const page = /^(?:(.*)\/)?index\.html$/.exec(entry.url);
+    return page ? { ...entry, url: `/${page[1] ?? ''}` } : entry;
+  }),
+  warnings: [],
+});
+
+/**
+ * The service worker (docs/decisions/022-service-worker.md): the app shell, the prerendered pages and every static
+ * file precached (hashed files by name, so cache-first); navigations to app routes answered with the shell; /api
+ * never touched. A new version waits until the app tells it to take over (src/client/lib/service-worker.ts).
+ */
+function serviceWorker() {
+  return VitePWA({
+    strategies: 'generateSW',
+    // The app registers the worker itself, after the page has loaded.
+    injectRegister: false,
+    registerType: 'prompt',
+    manifest: WEB_APP_MANIFEST,
+    includeManifestIcons: false,
+    workbox: {
+      // The plugin adds the manifest itself.
+      globPatterns: ['**/*.{js,css,html,svg,png}'],
+      globIgnores: [
+        // Precompressed copies are the server's business.
+        '**/*.{br,gz}',
+        // The sign-up form's list of common passwords (235 KB compressed): signing up needs the signal anyway.
+        'assets/common-passwords-*.js',
+      ],
+      manifestTransforms: [pageUrls],
+      navigateFallback: '/shell.html',
+      navigateFallbackDenylist: [/^\/api(\/|$)/],
+      // One file, no importScripts: nothing else to keep in step with the worker.
+      inlineWorkboxRuntime: true,
+      skipWaiting: false,
+      clientsClaim: false,
+      cleanupOutdatedCaches: true,
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender(), precompress()],
+  plugins: [react(), tailwindcss(), prerender(), serviceWorker(), precompress()],
   resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
   build: {
     outDir: 'dist/client',

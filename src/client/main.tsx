@@ -17,15 +17,22 @@ async function start() {
   await resolveLazyRoutes(window.location.pathname).catch(() => {
     // A chunk failed to load (weak signal): the router retries it and shows the route error page if it fails.
   });
+  const router = createRouter();
   const app = (
     <StrictMode>
-      <RouterProvider router={createRouter()} />
+      <RouterProvider router={router} />
     </StrictMode>
   );
   // As a transition, hydration yields to the browser every few milliseconds instead of blocking input for one
   // long task (Total Blocking Time on a slow phone); the prerendered page stays visible meanwhile.
   if (prerendered) startTransition(() => void hydrateRoot(container, app));
   else createRoot(container).render(app);
+  // The service worker precaches the whole app: it starts once the page itself has loaded, not competing with it.
+  if (import.meta.env.PROD) {
+    const register = () => void import('./lib/service-worker').then((m) => m.startServiceWorker(router));
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
+  }
 }
 
 void start();

@@ -1,6 +1,7 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
+import { OFFLINE_MAX_AGE_MS } from '@/lib/query-persistence';
 import { toastError } from '@/lib/toast';
 
 declare module '@tanstack/react-query' {
@@ -46,3 +47,12 @@ export function createQueryClient() {
  * signing in on /auth and landing on /dashboard keeps the session that was just loaded.
  */
 export const queryClient = createQueryClient();
+// What was loaded stays in memory as long as its copy on the device is kept (lib/query-persistence.ts): offline,
+// a list seen hours ago is still there to show, and still in the next snapshot.
+queryClient.setDefaultOptions({
+  ...queryClient.getDefaultOptions(),
+  queries: { ...queryClient.getDefaultOptions().queries, gcTime: OFFLINE_MAX_AGE_MS },
+});
+// TanStack Query assumes it is online until the browser says otherwise; an app opened with no signal says so now,
+// so its queries wait for the signal (and refetch when it returns) instead of failing.
+if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);

@@ -4,8 +4,15 @@ import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './routes/route-error';
 
-/** Pages that talk to the API get the query cache; the marketing pages do without it. */
-const withQueries = () => import('./layouts/query-layout');
+/**
+ * Pages that talk to the API get the query cache; the marketing pages do without it. The layout renders once the
+ * cache kept on the device is restored.
+ */
+const withQueries = () =>
+  import('./layouts/query-layout').then(async ({ Component, cacheRestored }) => {
+    await cacheRestored;
+    return { Component };
+  });
 
 /** Each page is its own chunk: public pages never load the dashboard's code. Paths: src/shared/routes.ts. */
 export const routes: RouteObject[] = [

@@ -28,6 +28,10 @@ beforeAll(async () => {
   );
   mkdirSync(join(dir, 'contact'));
   writeFileSync(join(dir, 'contact', 'index.html'), page(`<a href="${T.supportPhoneHref}">${T.supportPhone}</a>`));
+  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  writeFileSync(join(dir, 'manifest.webmanifest'), JSON.stringify({ name: 'RuralRoute', start_url: '/dashboard' }));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'export {};');
   database = await openDatabase({ dataDir: 'memory://' });
   const env = testEnv({ SUPPORT_EMAIL: 'help@valley.example', SUPPORT_PHONE: '+1 (555) 010-2000' });
   app = createApp({ db: database.db, env, clientDir: dir });
@@ -60,5 +64,35 @@ describe('serving the public pages', () => {
     const missing = await app.request('/no/such/page');
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('<!--app-html-->');
+  });
+});
+
+describe('serving the installable app', () => {
+  it('sends the service worker and the manifest to be checked on every use, with their types', async () => {
+    const worker = await app.request('/sw.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('Cache-Control')).toBe('no-cache');
+    expect(worker.headers.get('Content-Type')).toMatch(/^text\/javascript/);
+    const manifest = await app.request('/manifest.webmanifest');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('Cache-Control')).toBe('no-cache');
+    expect(manifest.headers.get('Content-Type')).toMatch(/^application\/manifest\+json/);
+    expect(await manifest.json()).toMatchObject({ start_url: '/dashboard' });
+    // Hashed assets stay cached for a year.
+    const asset = await app.request('/assets/index-abc123.js');
+    expect(asset.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('fills in the HTML files the service worker precaches by name, as it does their pages', async () => {
+    const shell = await app.request('/shell.html');
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('Cache-Control')).toBe('no-cache');
+    const shellHtml = await shell.text();
+    expect(shellHtml).toContain('<!--app-html-->');
+    expect(shellHtml).toContain('"supportEmail":"help@valley.example"');
+    const privacy = await (await app.request('/privacy/index.html')).text();
+    expect(privacy).toContain('<a href="mailto:help@valley.example">help@valley.example</a>');
+    expect(privacy).not.toContain('__RR_');
+    expect(await (await app.request('/index.html')).text()).toContain('<h1>Home</h1>');
   });
 });

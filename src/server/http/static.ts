@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { isKnownClientPath } from '../../shared/routes';
 import type { AppEnv } from './types';
 
@@ -24,6 +24,12 @@ function loadHtmlPages(clientDir: string): Map<string, string> {
 }
 
 /**
+ * Files the browser must check with the server on every use: the service worker (a cached copy would hold back
+ * every update, docs/decisions/022-service-worker.md) and the web app manifest.
+ */
+const REVALIDATED_FILES = ['/sw.js', '/manifest.webmanifest'];
+
+/**
  * Serves the built client: hashed assets (precompressed .br/.gz when the browser accepts them) cached for a year,
  * and HTML (a prerendered page where the build made one, else the app shell) never cached, with a real 404 status
  * for paths the app does not know.
@@ -40,6 +46,10 @@ export function mountClient(
   // prerendered into index.html.
   const shellFile = join(clientDir, 'shell.html');
   const shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8') : (pages.get('/') ?? '');
+  const sendHtml = (c: Context<AppEnv>, html: string, status: 200 | 404) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(renderHtml(html), status);
+  };
 
   app.use(
     '/assets/*',
@@ -49,14 +59,22 @@ export function mountClient(
     },
     serveStatic({ root: clientDir, precompressed: true }),
   );
+  for (const file of REVALIDATED_FILES) {
+    app.get(file, async (c, next) => {
+      await next();
+      if (c.res.status === 200) c.header('Cache-Control', 'no-cache');
+    });
+  }
   app.get('*', async (c, next) => {
     const path = c.req.path;
     if (path.startsWith('/api/') || path === '/api') return next();
-    const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+    // The build's HTML files by name (the service worker precaches the shell as /shell.html) are filled in like
+    // their pages, never sent as raw templates with their placeholders.
+    if (path === '/shell.html') return sendHtml(c, shell, 200);
+    const clean = path.length > 1 ? path.replace(/\/index\.html$/, '/').replace(/\/+$/, '') || '/' : path;
     const page = pages.get(clean);
     if (page === undefined && /\.[a-z0-9]+$/i.test(path)) return next();
-    c.header('Cache-Control', 'no-cache');
-    return c.html(renderHtml(page ?? shell), page !== undefined || isKnownClientPath(clean) ? 200 : 404);
+    return sendHtml(c, page ?? shell, page !== undefined || isKnownClientPath(clean) ? 200 : 404);
   });
   app.use('*', serveStatic({ root: clientDir, precompressed: true }));
 }

@@ -11,6 +11,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Navigate, NavLink, Outlet } from 'react-router';
+import { OfflineBanner } from '@/components/offline-banner';
 import { Button } from '@/components/ui/button';
 import {
   Sidebar,
@@ -103,12 +104,17 @@ export function Component() {
 
   if (session.isPending) {
     return (
-      <p role="status" className="p-8 text-center text-lg">
-        Loading...
-      </p>
+      <div className="p-8">
+        <OfflineBanner />
+        <p role="status" className="text-center text-lg">
+          Loading...
+        </p>
+      </div>
     );
   }
-  if (session.isError) {
+  // With a session already known (loaded before, or kept on the device), a failed check keeps the dashboard: its
+  // lists show what was last loaded. A 401 is not a failure here: it records the signed-out state.
+  if (session.data === undefined) {
     return (
       <div role="alert" className="mx-auto max-w-md space-y-4 p-8 text-center">
         <p className="text-lg">We could not check whether you are signed in. Check your connection and try again.</p>
@@ -129,6 +135,7 @@ export function Component() {
           <NotificationsBell className="ml-auto" />
         </header>
         <main className="flex-1 p-4 md:p-6">
+          <OfflineBanner />
           <Outlet />
         </main>
       </SidebarInset>

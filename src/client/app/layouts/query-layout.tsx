@@ -1,8 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
+import { indexedDbSnapshots, persistQueryCache } from '@/lib/query-persistence';
 import { requestToaster } from '@/lib/toaster-signal';
 import { queryClient } from '../providers';
+
+/**
+ * Settles once what the device kept from the last visit is back in the cache (the router waits for it before the
+ * first render, so the dashboard opened offline starts from the last lists). Not while prerendering.
+ */
+export const cacheRestored =
+  typeof window === 'undefined' ? Promise.resolve() : persistQueryCache(queryClient, indexedDbSnapshots()).restored;
 
 /**
  * Wraps the pages that talk to the API (/auth, /contact, /dashboard). Kept out of the public pages' entry so a

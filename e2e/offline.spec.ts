@@ -1,0 +1,98 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations, signUpAndSignIn } from './fixtures';
+import { dateInDays, goTo, tag } from './marketplace-helpers';
+
+/** The app kept on the device (docs/weak-signal.md, 'Installable and offline'). */
+
+const OFFLINE = /^You're offline\. Showing what you last saw at .+\.$/;
+
+/** Resolves once the service worker is active, i.e. has precached the app. */
+async function serviceWorkerReady(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
+
+/** The device's copy of the query cache (IndexedDB), as text; '' when there is none. */
+function keptOnDevice(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open('ruralroute');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('offline')) return resolve('');
+          const get = db.transaction('offline').objectStore('offline').get('query-cache');
+          get.onsuccess = () => resolve(get.result ? JSON.stringify(get.result) : '');
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+}
+
+async function postRideThroughApi(page: Page, origin: string) {
+  const res = await page.request.post('/api/rides', {
+    data: { origin, destination: 'Millbrook', departure_date: dateInDays(3) },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(res.status()).toBe(201);
+}
+
+test('installable: every page links the manifest, which opens the dashboard', async ({ page }) => {
+  for (const path of ['/', '/privacy', '/auth']) {
+    await page.goto(path);
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+    await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute('href', /\.png$/);
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#166534');
+  }
+  const manifest = await page.request.get('/manifest.webmanifest');
+  expect(manifest.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+  const body = (await manifest.json()) as { start_url: string; display: string; icons: { sizes: string }[] };
+  expect(body).toMatchObject({ name: 'RuralRoute', start_url: '/dashboard', display: 'standalone', scope: '/' });
+  expect(body.icons.map((i) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
+  const worker = await page.request.get('/sw.js');
+  expect(worker.headers()['cache-control']).toBe('no-cache');
+});
+
+test('opened with no signal, My Rides shows what was last loaded; back online it refreshes; signed out, nothing is kept', async ({
+  page,
+  context,
+}) => {
+  const t = tag();
+  await signUpAndSignIn(page, `Offline Olive ${t}`);
+  await serviceWorkerReady(page);
+  await postRideThroughApi(page, `Pine ${t}`);
+  await goTo(page, 'My Rides', 'My Rides');
+  await expect(page.getByText(`Pine ${t}`)).toBeVisible();
+  await expect.poll(() => keptOnDevice(page)).toContain(`Pine ${t}`);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'My Rides' })).toBeVisible();
+  await expect(page.getByText(`Pine ${t}`)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(OFFLINE);
+  await expectNoAxeViolations(page);
+
+  // Meanwhile, posted elsewhere (the API is not the page's connection).
+  await postRideThroughApi(page, `Cedar ${t}`);
+  await context.setOffline(false);
+  await expect(page.getByText(`Cedar ${t}`)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect.poll(() => keptOnDevice(page)).toBe('');
+  await context.setOffline(true);
+  await page.goto('/dashboard/rides');
+  await expect(page.getByText("You're offline.", { exact: true })).toBeVisible();
+  await expect(page.getByText(`Pine ${t}`)).toHaveCount(0);
+  await expect(page.getByText(`Cedar ${t}`)).toHaveCount(0);
+  await expect(page.getByText(`Offline Olive ${t}`)).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText("You're offline.", { exact: true })).toBeVisible();
+  await expect(page.getByText(`Pine ${t}`)).toHaveCount(0);
+  // The public pages open from the device too.
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
