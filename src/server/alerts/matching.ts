@@ -43,7 +43,7 @@ function nearPoint([lat, lon]: [string, string]): SQL {
  * within the place's miles; 'from' / 'to': the post's date inside (a request without a date matches any range);
  * 'q': every word of the search (stored folded in `words`) inside the post's text.
  *
- * Candidates (migration 0016): the searches of the kind without a box (their partial index), plus those whose box
+ * Candidates (migration 0017): the searches of the kind without a box (their partial index), plus those whose box
  * holds one of the post's ends, a GiST range per end (the second leaves out what the first found, so UNION ALL
  * repeats none). A post without places meets no box. The rest is arithmetic on the few candidates.
  */

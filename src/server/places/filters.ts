@@ -53,7 +53,7 @@ export const visibleTo = (viewerId: unknown, owner: unknown) =>
  * One branch per end, each the box's range of that end's partial (lat, lon) index, UNION ALL, then the nearer
  * distance per id, kept when within `miles`: an end outside its box is farther than `miles`, so the smallest
  * distance among the ends in their boxes is the listing's whenever it is within the radius, and each haversine is
- * computed once. Two index ranges rather than a BitmapOr of both, because migration 0016 made the indexes INCLUDE
+ * computed once. Two index ranges rather than a BitmapOr of both, because migration 0017 made the indexes INCLUDE
  * what `filter` tests (dates, owner, id), so a branch without 'Search' reads no table row. The page
  * is cut here, so the caller reads, joins and checks only `limit` rows (docs/places.md). Drizzle names a
  * subquery's fields without their alias, hence names no joined table has.
