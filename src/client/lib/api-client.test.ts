@@ -128,3 +128,28 @@ describe('api client time limit', () => {
     expect(((await call) as ApiError).code).toBe('timeout');
   });
 });
+
+describe('api client retries of a change without an answer', () => {
+  it('sends the same change again with the same key until the server answers; then a new key', async () => {
+    const keys: (string | null)[] = [];
+    let answer = false;
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      keys.push(new Headers(init.headers).get('Idempotency-Key'));
+      if (!answer) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify({ id: 'r1' }), { status: 201 });
+    });
+    const post = (body: unknown) => api('/rides', { method: 'POST', body }).catch((e: unknown) => e);
+    expect(((await post({ origin: 'A' })) as ApiError).message).toBe(NO_CONNECTION_MESSAGE);
+    await post({ origin: 'A' });
+    // Another change gets its own key.
+    await post({ origin: 'B' });
+    answer = true;
+    expect(await post({ origin: 'A' })).toEqual({ id: 'r1' });
+    // Answered: the same values again are a new change.
+    await post({ origin: 'A' });
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[3]).toBe(keys[0]);
+    expect(keys[4]).not.toBe(keys[0]);
+  });
+});

@@ -69,6 +69,14 @@ function deadline(ms: number, outer?: AbortSignal) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The keys of writes sent without an answer (no connection, or none in time), by what they sent: sending the same
+ * change again (the same button pressed again after 'No connection') reuses the key, so if the first did reach the
+ * server, the second gets its answer instead of making a duplicate. Any answer from the server forgets the key: the
+ * same change made again after that is a new change. (Uploads are not matched: a FormData has no stable text.)
+ */
+const unanswered = new Map<string, string>();
+
 /** A random UUID; crypto.randomUUID exists only on https and localhost, so plain http builds one from random bytes. */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -113,7 +121,14 @@ async function send(path: string, init: ApiInit) {
   const method = init.method ?? 'GET';
   const headers: Record<string, string> = {};
   if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
-  if (!SAFE_METHODS.has(method)) headers[IDEMPOTENCY_HEADER] = init.idempotencyKey ?? newIdempotencyKey();
+  const change =
+    SAFE_METHODS.has(method) || multipart || init.idempotencyKey
+      ? undefined
+      : `${method} ${path} ${JSON.stringify(body) ?? ''}`;
+  const key = SAFE_METHODS.has(method)
+    ? undefined
+    : (init.idempotencyKey ?? (change && unanswered.get(change)) ?? newIdempotencyKey());
+  if (key) headers[IDEMPOTENCY_HEADER] = key;
   const limit = deadline(init.timeoutMs ?? (multipart ? timeoutFor(body) : REQUEST_TIMEOUT_MS), init.signal);
   let res: Response;
   try {
@@ -126,10 +141,12 @@ async function send(path: string, init: ApiInit) {
     });
   } catch (err) {
     limit.done();
+    if (change && key) unanswered.set(change, key);
     if (limit.timedOut()) throw noConnection('timeout');
     if ((err as Error).name === 'AbortError') throw err;
     throw noConnection('network_error');
   }
+  if (change) unanswered.delete(change);
   if (!res.ok) {
     const payload: unknown = await res.json().catch(() => undefined);
     limit.done();
