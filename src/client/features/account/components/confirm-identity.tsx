@@ -1,14 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  anyCodeSchema,
-  CODE_REQUIRED,
-  CONFIRM_IDENTITY_TITLE,
-  confirmIdentitySchema,
-  REAUTH_REQUIRED,
-} from '../../../../shared/two-factor';
-import { Field, fieldAria } from '@/components/form/field';
+import { anyCodeSchema, CONFIRM_IDENTITY_TITLE, REAUTH_REQUIRED } from '../../../../shared/two-factor';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -18,21 +11,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { ApiError } from '@/lib/api-client';
-import { toastSubmitError } from '@/lib/toast';
 import { confirmIdentity, isReauthRequired, RecentCheckContext, RecheckCancelled } from '../api/security';
 import { useTwoFactorStatus } from '../api/two-factor';
-import { CodeField, zodRule } from './two-factor-code-field';
+import { PasswordAndCodeFields, showIdentityError, type PasswordAndCode } from './password-and-code';
 
 interface Waiter {
   resolve: () => void;
   reject: (err: Error) => void;
-}
-
-interface Values {
-  password: string;
-  code: string;
 }
 
 /**
@@ -54,8 +39,8 @@ function ConfirmIdentityDialog({
   const [codeAsked, setCodeAsked] = useState(false);
   const needCode = codeAsked || status.data?.enabled === true;
   // The code field unregisters when hidden, so its rule only applies while it is shown.
-  const form = useForm<Values>({ defaultValues: { password: '', code: '' }, shouldUnregister: true });
-  const { errors, isSubmitting } = form.formState;
+  const form = useForm<PasswordAndCode>({ defaultValues: { password: '', code: '' }, shouldUnregister: true });
+  const { isSubmitting } = form.formState;
 
   const close = (then: () => void) => {
     form.reset();
@@ -67,24 +52,14 @@ function ConfirmIdentityDialog({
     try {
       await confirmIdentity(needCode ? { password, code: anyCodeSchema.parse(code) } : { password });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'wrong_password') {
-        form.setError('password', { message: err.message }, { shouldFocus: true });
-      } else if (err instanceof ApiError && err.code === 'code_required') {
-        // The field appears now, with the message, and takes focus as it mounts.
-        setCodeAsked(true);
-        form.setError('code', { message: CODE_REQUIRED });
-      } else if (err instanceof ApiError && err.code === 'wrong_code') {
-        form.setError('code', { message: err.message }, { shouldFocus: true });
-      } else {
-        toastSubmitError(err);
-      }
+      showIdentityError(err, form, () => setCodeAsked(true));
       return;
     }
     close(onDone);
   });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && !isSubmitting && close(onCancel)}>
+    <Dialog open={open} onOpenChange={(next) => !next && close(onCancel)}>
       <DialogContent aria-describedby="confirm-identity-description" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{CONFIRM_IDENTITY_TITLE}</DialogTitle>
@@ -93,26 +68,15 @@ function ConfirmIdentityDialog({
           </DialogDescription>
         </DialogHeader>
         <form aria-label={CONFIRM_IDENTITY_TITLE} noValidate className="space-y-4" onSubmit={submit}>
-          <Field id="confirm-identity-password" label="Password" error={errors.password?.message}>
-            <Input
-              {...fieldAria('confirm-identity-password', errors.password?.message)}
-              type="password"
-              autoComplete="current-password"
-              aria-required="true"
-              autoFocus
-              {...form.register('password', { validate: zodRule(confirmIdentitySchema.shape.password) })}
-            />
-          </Field>
-          {needCode ? (
-            <CodeField
-              id="confirm-identity-code"
-              error={errors.code?.message}
-              autoFocus={codeAsked}
-              {...form.register('code', { validate: zodRule(anyCodeSchema) })}
-            />
-          ) : null}
+          <PasswordAndCodeFields
+            form={form}
+            idPrefix="confirm-identity"
+            needCode={needCode}
+            codeAsked={codeAsked}
+            autoFocus
+          />
           <DialogFooter>
-            <Button type="button" variant="outline" disabled={isSubmitting} onClick={() => close(onCancel)}>
+            <Button type="button" variant="outline" onClick={() => close(onCancel)}>
               Cancel
             </Button>
             <Button type="submit" disabled={isSubmitting}>

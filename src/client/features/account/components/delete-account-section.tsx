@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   DELETE_CONFIRM_MESSAGE,
   DELETE_CONFIRM_WORD,
@@ -7,7 +7,7 @@ import {
   type DeleteAccountInput,
   deleteAccountSchema,
 } from '../../../../shared/account';
-import { anyCodeSchema, CODE_REQUIRED, confirmIdentitySchema } from '../../../../shared/two-factor';
+import { anyCodeSchema } from '../../../../shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import {
@@ -22,11 +22,10 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { ApiError } from '@/lib/api-client';
-import { toastSubmitError } from '@/lib/toast';
 import { useDeleteAccount } from '../api/data';
 import { useTwoFactorStatus } from '../api/two-factor';
-import { CodeField, zodRule } from './two-factor-code-field';
+import { PasswordAndCodeFields, showIdentityError, type PasswordAndCode } from './password-and-code';
+import { zodRule } from './two-factor-code-field';
 
 const EMPTY = { confirm: '', password: '', code: '' };
 type Values = typeof EMPTY;
@@ -57,6 +56,8 @@ function DeleteAccountDialog() {
   const remove = useDeleteAccount();
   const form = useForm<Values>({ defaultValues: EMPTY, shouldUnregister: true });
   const { errors } = form.formState;
+  // The password and code fields, as the shared identity fields see them (the form has 'confirm' too).
+  const identity = form as unknown as UseFormReturn<PasswordAndCode>;
   const typed = useWatch({ control: form.control, name: 'confirm' }) ?? '';
   const busy = remove.isPending;
 
@@ -73,19 +74,7 @@ function DeleteAccountDialog() {
       ? { confirm, password, code: anyCodeSchema.parse(code) }
       : { confirm, password };
     remove.mutate(input, {
-      onError: (err) => {
-        if (err instanceof ApiError && err.code === 'wrong_password') {
-          form.setError('password', { message: err.message }, { shouldFocus: true });
-        } else if (err instanceof ApiError && err.code === 'code_required') {
-          // The field appears with the message and takes focus as it mounts.
-          setCodeAsked(true);
-          form.setError('code', { message: CODE_REQUIRED });
-        } else if (err instanceof ApiError && err.code === 'wrong_code') {
-          form.setError('code', { message: err.message }, { shouldFocus: true });
-        } else {
-          toastSubmitError(err);
-        }
-      },
+      onError: (err) => showIdentityError(err, identity, () => setCodeAsked(true)),
     });
   });
 
@@ -117,23 +106,7 @@ function DeleteAccountDialog() {
               {...form.register('confirm', { validate: zodRule(deleteAccountSchema.shape.confirm) })}
             />
           </Field>
-          <Field id="delete-password" label="Password" error={errors.password?.message}>
-            <Input
-              {...fieldAria('delete-password', errors.password?.message)}
-              type="password"
-              autoComplete="current-password"
-              aria-required="true"
-              {...form.register('password', { validate: zodRule(confirmIdentitySchema.shape.password) })}
-            />
-          </Field>
-          {needCode ? (
-            <CodeField
-              id="delete-code"
-              error={errors.code?.message}
-              autoFocus={codeAsked}
-              {...form.register('code', { validate: zodRule(anyCodeSchema) })}
-            />
-          ) : null}
+          <PasswordAndCodeFields form={identity} idPrefix="delete" needCode={needCode} codeAsked={codeAsked} />
           <AlertDialogFooter>
             <AlertDialogCancel>Cancel</AlertDialogCancel>
             <Button type="submit" variant="destructive" disabled={busy || typed.trim() !== DELETE_CONFIRM_WORD}>
