@@ -208,7 +208,9 @@ function serviceWorker() {
       // One file, no importScripts: nothing else to keep in step with the worker.
       inlineWorkboxRuntime: true,
       skipWaiting: false,
-      clientsClaim: false,
+      // A first visit's page is taken over at once (no older version to clash with), so its later navigations
+      // read their code from the cache; an update still waits (skipWaiting off).
+      clientsClaim: true,
       cleanupOutdatedCaches: true,
     },
   });

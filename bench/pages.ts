@@ -3,7 +3,8 @@
  * JavaScript and everything together, with Accept-Encoding: br as browsers send it over HTTPS) and Lighthouse's
  * mobile scores (default simulated slow-4G throttling) with LCP, against the built app on a fresh database.
  * Usage: npm run bench:pages   (BENCH_LIGHTHOUSE_PAGES=/,/pricing,/faq to limit the Lighthouse runs,
- * BENCH_LIGHTHOUSE_RUNS=n runs per page, median reported; default 3)
+ * BENCH_LIGHTHOUSE_RUNS=n runs per page, median reported; default 3), then / , /auth and /dashboard on a slow
+ * line (issue 15, bench/slow-line.ts; BENCH_SLOW_LINE=0 skips it).
  * Exits 1 when a budget is missed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { PUBLIC_PATHS } from '../src/shared/routes';
 import { printTable, startServer, stopServer } from './lib';
+import { measureSlowLine } from './slow-line';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KIB = 1024;
@@ -192,6 +194,19 @@ async function main() {
         `best practices >= ${BUDGET.bestPractices}, SEO >= ${BUDGET.seo}, LCP < ${BUDGET.lcpMs} ms.`,
     );
     console.log(missed.length ? `MISSED:\n  ${missed.join('\n  ')}` : 'All budgets met.');
+
+    if (process.env.BENCH_SLOW_LINE !== '0') {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+      try {
+        console.log(
+          '\nSlow line (400 kbit/s each way, 400 ms round trip), first visit in a fresh context; then one in-app ' +
+            'navigation once the service worker controls the page (script fetched from the network):\n',
+        );
+        printTable(await measureSlowLine(browser, base));
+      } finally {
+        await browser.close();
+      }
+    }
   } finally {
     await stopServer(child);
     rmSync(dir, { recursive: true, force: true });

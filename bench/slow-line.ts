@@ -1,0 +1,112 @@
+/**
+ * Issue 15 figures: /, /auth and /dashboard on a slow line (400 kbit/s each way, 400 ms round trip, Chromium's
+ * network emulation), each a first visit in a fresh browser context (empty cache, no service worker yet), then one
+ * in-app navigation once the service worker controls the page. Printed per page: compressed script and CSS bytes
+ * of the first visit, time to first text (first contentful paint) and to interactive (the app has mounted and its
+ * handlers are attached: html[data-ready]), and the script bytes the later navigation fetched from the network
+ * (the service worker answers the rest).
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+const SLOW = { latency: 400, downloadThroughput: (400 * 1000) / 8, uploadThroughput: (400 * 1000) / 8 };
+const PASSWORD = 'Correct-Horse-9';
+
+export type SlowLineRow = Record<string, string | number> & {
+  page: string;
+  'script KiB': string;
+  'CSS KiB': string;
+  'first text ms': number;
+  'interactive ms': number;
+  'next page script KiB': string;
+};
+
+/** Bytes by resource type that came over the network (not from the service worker) while `watch` is on. */
+async function networkBytes(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW });
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': 'br, gzip, deflate' } });
+  const types = new Map<string, string>();
+  const bytes = { Script: 0, Stylesheet: 0 };
+  cdp.on('Network.responseReceived', (e) => {
+    if (!e.response.fromServiceWorker) types.set(e.requestId, e.type);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const type = types.get(e.requestId);
+    if (type === 'Script' || type === 'Stylesheet') bytes[type] += e.encodedDataLength;
+  });
+  return {
+    bytes,
+    reset: () => {
+      bytes.Script = 0;
+      bytes.Stylesheet = 0;
+    },
+  };
+}
+
+/** A signed-in context: an account made and signed in through the API (the cookie lands in the context). */
+async function signedIn(browser: Browser, base: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const email = `slow-line-${Date.now()}@example.com`;
+  const headers = { origin: base };
+  const up = await context.request.post(`${base}/api/auth/sign-up`, {
+    data: { email, password: PASSWORD, full_name: 'Sally Slowline', age_confirmed: true },
+    headers,
+  });
+  if (up.status() !== 201) throw new Error(`sign-up failed: ${up.status()}`);
+  const signIn = await context.request.post(`${base}/api/auth/sign-in`, {
+    data: { email, password: PASSWORD },
+    headers,
+  });
+  if (signIn.status() !== 200) throw new Error(`sign-in failed: ${signIn.status()}`);
+  return context;
+}
+
+async function measure(context: BrowserContext, base: string, path: string, next: string): Promise<SlowLineRow> {
+  const page = await context.newPage();
+  const net = await networkBytes(context, page);
+  await page.goto(`${base}${path}`, { waitUntil: 'commit', timeout: 120_000 });
+  await page.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 120_000 });
+  const interactive = await page.evaluate(() => Math.round(performance.now()));
+  const firstText = await page.evaluate(() =>
+    Math.round(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1),
+  );
+  const first = { ...net.bytes };
+  // The service worker takes the page over (clients.claim), then one in-app navigation.
+  await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 180_000 });
+  net.reset();
+  await page.evaluate((to) => {
+    const link = [...document.querySelectorAll<HTMLAnchorElement>('a[href]')].find(
+      (a) => new URL(a.href).pathname === to,
+    );
+    if (!link) throw new Error(`no link to ${to}`);
+    link.click();
+  }, next);
+  await page.waitForURL(`**${next}`, { timeout: 60_000 });
+  await page.waitForLoadState('networkidle', { timeout: 120_000 });
+  await page.close();
+  return {
+    page: path,
+    'script KiB': (first.Script / 1024).toFixed(1),
+    'CSS KiB': (first.Stylesheet / 1024).toFixed(1),
+    'first text ms': firstText,
+    'interactive ms': interactive,
+    'next page script KiB': (net.bytes.Script / 1024).toFixed(1),
+  };
+}
+
+export async function measureSlowLine(browser: Browser, base: string): Promise<SlowLineRow[]> {
+  const rows: SlowLineRow[] = [];
+  for (const [path, next] of [
+    ['/', '/pricing'],
+    ['/auth', '/'],
+  ] as const) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    rows.push(await measure(context, base, path, next));
+    await context.close();
+  }
+  const context = await signedIn(browser, base);
+  rows.push(await measure(context, base, '/dashboard', '/dashboard/rides'));
+  await context.close();
+  return rows;
+}
