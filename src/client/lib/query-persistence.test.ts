@@ -68,6 +68,15 @@ describe('the query cache kept on the device', () => {
     expect(next.getQueryData(queryKeys.myRides)).toEqual(rides);
     expect(next.getQueryData<SessionInfo>(queryKeys.session)?.user?.id).toBe(ADA.id);
     expect(next.getQueryState(queryKeys.myRides)!.dataUpdatedAt).toBe(loadedAt);
+    // Shown, but loaded again as soon as a page uses it: the session too, even within its minute of freshness.
+    expect(next.getQueryState(queryKeys.session)!.isInvalidated).toBe(true);
+    expect(next.getQueryState(queryKeys.myRides)!.isInvalidated).toBe(true);
+    const calls = stubApi({ 'GET /auth/session': () => ({ body: sessionOf(ADA) }) });
+    const observer = new QueryObserver(next, { queryKey: queryKeys.session, queryFn: () => api('/auth/session') });
+    const unsubscribe = observer.subscribe(() => {});
+    await settle();
+    unsubscribe();
+    expect(calls.map((c) => c.path)).toEqual(['/auth/session']);
   });
 
   it('keeps nothing for a signed-out visitor', async () => {

@@ -133,6 +133,9 @@ export function persistQueryCache(
       return;
     }
     hydrate(client, snapshot.state);
+    // Shown at once, but never taken as fresh: each restored query loads again as soon as a page uses it (and the
+    // signal allows), so a start after a change on the server (a role granted, a booking moved) shows the change.
+    void client.invalidateQueries({ refetchType: 'none' });
     owner = snapshot.userId;
   };
 
