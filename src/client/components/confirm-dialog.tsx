@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type * as React from 'react';
 import {
   AlertDialog,
@@ -46,19 +46,21 @@ export function ConfirmDialog({
 }) {
   const [busy, setBusy] = useState(false);
   const succeeded = useRef(false);
-  // The latest `open`, for an action that settles after a render.
-  const isOpen = useRef(open);
-  useEffect(() => {
-    isOpen.current = open;
-  }, [open]);
+  // Set when the person closes the dialog while its action runs: the action's end then closes nothing.
+  const cancelled = useRef(false);
+  const changeOpen = (next: boolean) => {
+    if (!next && busy) cancelled.current = true;
+    onOpenChange(next);
+  };
 
   const confirm = async (event: React.MouseEvent) => {
     event.preventDefault();
     setBusy(true);
+    cancelled.current = false;
     try {
       await onConfirm();
       // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
-      if (!isOpen.current) return;
+      if (cancelled.current) return;
       succeeded.current = true;
       onOpenChange(false);
     } catch {
@@ -69,7 +71,7 @@ export function ConfirmDialog({
   };
 
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
+    <AlertDialog open={open} onOpenChange={changeOpen}>
       {trigger ? <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger> : null}
       <AlertDialogContent
         onCloseAutoFocus={(event) => {

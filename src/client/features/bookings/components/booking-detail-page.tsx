@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type * as React from 'react';
 import { formatLongDate } from '../../../../shared/dates';
 import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '../../../../shared/lifecycle';
@@ -10,6 +10,7 @@ import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useFocusOnChange } from '@/hooks/use-focus-on-change';
 import { PersonMenu } from '@/features/moderation';
 import { BookingReviewsSection } from '@/features/reviews';
 import { useBookingDetail } from '../api/booking-detail';
@@ -104,16 +105,8 @@ type Slot = (booking: BookingDetail) => React.ReactNode;
 function BookingDetailView({ booking, messages }: { booking: BookingDetail; messages?: Slot }) {
   // After an action the button pressed may be gone: focus goes to the status, which says what changed.
   const statusRef = useRef<HTMLParagraphElement>(null);
-  // When my action ends the last one (a withdrawn offer), the new data removes the Actions section, dialog and all,
-  // before the dialog could hand focus back: focus would fall to the page. A status change that leaves focus
-  // nowhere puts it on the status too.
-  const shownStatus = useRef(booking.status);
-  useEffect(() => {
-    if (shownStatus.current === booking.status) return;
-    shownStatus.current = booking.status;
-    const active = document.activeElement;
-    if (!active || active === document.body || !active.isConnected) statusRef.current?.focus();
-  }, [booking.status]);
+  // When my action ends the last one (a withdrawn offer), its section goes with the dialog: the status takes focus.
+  useFocusOnChange(statusRef, booking.status);
   const { request } = booking;
   const back = booking.my_role === 'driver' ? PAGE_PATHS.myBookings : MY_BOOKINGS_AS_REQUESTER_PATH;
   return (

@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { ProfileLink } from '@/components/profile-link';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { useFocusOnChange } from '@/hooks/use-focus-on-change';
 import { useRequestDetail } from '../api/request-detail';
 import { OfferList } from './offer-list';
 import { RequestDetails } from './request-details';
@@ -66,6 +67,8 @@ function ChosenBooking({ booking }: { booking: NonNullable<RequestDetail['bookin
 function RequestDetailView({ request }: { request: RequestDetail }) {
   // After choosing or declining, the offer's buttons are gone: focus goes to the status, which says what changed.
   const statusRef = useRef<HTMLParagraphElement>(null);
+  // Choosing a driver may remove the offer, dialog and all, before the dialog hands focus back.
+  useFocusOnChange(statusRef, request.status);
   return (
     <div className="space-y-6">
       <div>
