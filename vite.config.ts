@@ -106,7 +106,7 @@ function prerender(): Plugin {
         if (config.build.ssr) return;
         const outDir = config.build.outDir;
         const template = readFileSync(join(outDir, 'index.html'), 'utf8');
-        // The shell stays available for the pages rendered in the browser only (/auth, /dashboard, 404).
+        // The shell stays available for the pages rendered in the browser only (/dashboard, 404).
         writeFileSync(join(outDir, 'shell.html'), template);
         const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
         const boot = manifest['src/client/boot.ts']?.file;
@@ -123,17 +123,20 @@ function prerender(): Plugin {
         try {
           const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
           for (const page of mod.PRERENDERED_PAGES) {
-            const { body, head } = await mod.renderPage(page.path);
-            const root = '<div id="root"><!--app-html--></div>';
-            if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-            const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
-              .replace(/<title>[^<]*<\/title>/, '')
-              .replace(/<meta\s+name="description"[^>]*>/, '')
-              .replace('</head>', `${head}</head>`)
-              .replace(root, () => `<div id="root">${body}</div>`);
             const dir = join(outDir, page.path);
             mkdirSync(dir, { recursive: true });
-            writeFileSync(join(dir, 'index.html'), html);
+            // The page, and its versions for a query value (/auth?tab=signup), each beside it in its directory.
+            for (const { url, file } of [{ url: page.path, file: 'index.html' }, ...(page.variants ?? [])]) {
+              const { body, head } = await mod.renderPage(url);
+              const root = '<div id="root"><!--app-html--></div>';
+              if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
+              const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
+                .replace(/<title>[^<]*<\/title>/, '')
+                .replace(/<meta\s+name="description"[^>]*>/, '')
+                .replace('</head>', `${head}</head>`)
+                .replace(root, () => `<div id="root">${body}</div>`);
+              writeFileSync(join(dir, file), html);
+            }
           }
           config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
         } finally {
@@ -201,6 +204,9 @@ function serviceWorker() {
         '**/*.{br,gz}',
         // The sign-up form's list of common passwords (235 KB compressed): signing up needs the signal anyway.
         'assets/common-passwords-*.js',
+        // A page's version for a query value (auth/index.tab-signup.html): offline, /auth?tab=signup gets the
+        // shell and renders the 'Sign Up' tab in the browser; /auth itself is precached.
+        '**/index.*-*.html',
       ],
       manifestTransforms: [pageUrls],
       navigateFallback: '/shell.html',

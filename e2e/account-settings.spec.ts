@@ -3,6 +3,7 @@ import { SIGN_OUT_OTHERS_LABEL } from '../src/shared/account';
 import { profilePath } from '../src/shared/routes';
 import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn } from './fixtures';
 import { goTo } from './marketplace-helpers';
+import { openPage } from './public-helpers';
 
 /** Issue 13, Settings: 'Profile', 'Password' and 'Sessions' in a real browser against the real API. */
 
@@ -16,7 +17,7 @@ async function openSettings(page: Page) {
 }
 
 async function signInWith(page: Page, email: string, password: string) {
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();

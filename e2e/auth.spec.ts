@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn, uniqueEmail } from './fixtures';
+import { openPage } from './public-helpers';
 
 test('sign up, sign in, use the dashboard shell, reload, sign out', async ({ page, context }) => {
   const email = uniqueEmail('flow');
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Sign Up' }).click();
 
@@ -86,7 +87,7 @@ test('a signed-out visit to the dashboard lands on /auth', async ({ page }) => {
 test('wrong password and unknown email show the same Error toast', async ({ page }) => {
   const { email } = await signUpAndSignIn(page);
   await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('Not-the-password-1');
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -100,7 +101,7 @@ test('wrong password and unknown email show the same Error toast', async ({ page
 test('an email already registered gets an Error toast', async ({ page }) => {
   const { email } = await signUpAndSignIn(page);
   await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.goto('/auth?tab=signup');
+  await openPage(page, '/auth?tab=signup');
   await page.getByLabel('Full Name').fill('Someone Else');
   await page.getByLabel('Email').fill(email.toUpperCase());
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -134,8 +135,8 @@ test('unknown paths show the 404 page and log the path', async ({ page }) => {
 });
 
 test('auth and dashboard pages pass axe and work by keyboard', async ({ page }) => {
-  await page.goto('/auth');
-  // /auth renders in the browser (it is not prerendered): judge it once it is there, not the empty shell.
+  await openPage(page, '/auth');
+  // Prerendered: judged once the app has taken it over (openPage), as a person would use it.
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   await expectNoAxeViolations(page);
   await signUpAndSignIn(page);
@@ -151,7 +152,7 @@ test('sign-up validation is the spec toast, not the browser bubble, and sends no
   page.on('request', (r) => {
     if (r.url().endsWith('/api/auth/sign-up')) signUps.push(r.method());
   });
-  await page.goto('/auth?tab=signup');
+  await openPage(page, '/auth?tab=signup');
 
   // An empty form: Chromium's own validation would stop this submit with a bubble and no toast.
   await page.getByRole('button', { name: 'Create Account' }).click();
@@ -189,7 +190,7 @@ test('a common password is refused in the browser; its list loads only once some
   });
   const listLoaded = () => scripts.some((s) => s.includes('common-passwords'));
 
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await expect(page.getByLabel('Full Name')).toBeVisible();
   await page.waitForLoadState('networkidle');

@@ -10,6 +10,7 @@ import {
 import { expectNoAxeViolations, expectToast, PASSWORD } from './fixtures';
 import { dateInDays, goTo, tag } from './marketplace-helpers';
 import { bookingBetween, personOn } from './own-server';
+import { openPage } from './public-helpers';
 
 /**
  * Issue 13, 'Your data' and 'Delete account' in two real browsers: a driver with a ride, a request of their own and a confirmed
@@ -104,7 +105,7 @@ test('delete account: DELETE and the password, home with the toast, no more sign
   expect(((await (await d.request.get('/api/auth/session')).json()) as { user: unknown }).user).toBeNull();
 
   // The old e-mail and password no longer sign in.
-  await d.goto('/auth');
+  await openPage(d, '/auth');
   await d.getByLabel('Email').fill(dora.email);
   await d.getByLabel('Password').fill(PASSWORD);
   await d.getByRole('button', { name: 'Sign In' }).click();

@@ -6,6 +6,7 @@ import { parseMail } from '../src/server/test/smtp-sink';
 import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED, waitingForConfirmation } from '../src/shared/account';
 import { expectNoAxeViolations, expectToast, PASSWORD, uniqueEmail } from './fixtures';
 import { freePort, startServer, stopServer } from './own-server';
+import { openPage } from './public-helpers';
 
 /** Issue 13, Settings 'Email' end to end, with the link read from the mail the app wrote. */
 
@@ -31,7 +32,7 @@ const confirmLinkIn = (dataDir: string, to: string) =>
 
 /** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
 async function signInByKeyboard(page: Page, email: string, password: string) {
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').focus();
   await page.keyboard.type(email);
   await page.keyboard.press('Tab');

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { openPage } from './public-helpers';
 
 export const PASSWORD = 'Correct-Horse-9';
 
@@ -10,7 +11,7 @@ export function uniqueEmail(tag = 'user') {
 /** Creates an account through the UI's API (same origin, same cookies) and signs the page in. */
 export async function signUpAndSignIn(page: Page, fullName = 'Test Neighbour') {
   const email = uniqueEmail();
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   const res = await page.request.post('/api/auth/sign-up', {
     data: { email, password: PASSWORD, full_name: fullName, age_confirmed: true },
     headers: { origin: new URL(page.url()).origin },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { expect, type Browser } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from './fixtures';
+import { openPage } from './public-helpers';
 
 /**
  * Specs that need a server of their own (restarted, two instances, or an embedded database the command line may
@@ -66,7 +67,7 @@ export async function personOn(browser: Browser, base: string, name: string) {
       })
     ).status(),
   ).toBe(201);
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();

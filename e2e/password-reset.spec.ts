@@ -6,6 +6,7 @@ import { parseMail } from '../src/server/test/smtp-sink';
 import { FORGOT_PASSWORD_ANSWER, PASSWORD_UPDATED_TOAST, RESET_LINK_EXPIRED } from '../src/shared/account';
 import { expectNoAxeViolations, expectToast, PASSWORD, uniqueEmail } from './fixtures';
 import { freePort, startServer, stopServer } from './own-server';
+import { openPage } from './public-helpers';
 
 /** Issue 13: 'Forgot password?' end to end, with the link read from the mail the app wrote. */
 
@@ -36,7 +37,7 @@ function resetLinkIn(dataDir: string, to: string): string | undefined {
 
 /** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
 async function signInByKeyboard(page: Page, email: string, password: string) {
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').focus();
   await page.keyboard.type(email);
   await page.keyboard.press('Tab');
@@ -81,7 +82,7 @@ test('forgot password: the e-mailed link sets a new password once, ends every se
     await expect(other).toHaveURL(/\/dashboard$/);
 
     // /auth, Sign In tab: the e-mail typed, then Tab past the password to 'Forgot password?'.
-    await page.goto('/auth');
+    await openPage(page, '/auth');
     await page.getByLabel('Email').focus();
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');

@@ -4,6 +4,7 @@ import { generate } from 'otplib';
 import { CODE_LABEL, RECOVERY_CODE_LABEL, TWO_FACTOR_TOASTS, USE_RECOVERY_CODE_LABEL } from '../src/shared/two-factor';
 import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn } from './fixtures';
 import { goTo } from './marketplace-helpers';
+import { openPage } from './public-helpers';
 
 /**
  * Issue 13, two-factor sign-in in a real browser against the real API: set it up with a code computed here from the
@@ -33,7 +34,7 @@ async function signOut(page: Page) {
 
 /** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
 async function signInByKeyboard(page: Page, email: string) {
-  await page.goto('/auth');
+  await openPage(page, '/auth');
   await page.getByLabel('Email').focus();
   await page.keyboard.type(email);
   await page.keyboard.press('Tab');

@@ -7,28 +7,42 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '@/app/router';
-import { PAGE_PATHS } from '../src/shared/routes';
+import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
 
 interface PrerenderedPage {
   path: string;
   /** Source files of the page's lazy route modules: their chunks are preloaded by the HTML. */
   modules: string[];
+  /** Other versions of the page, for one query value each (PRERENDERED_VARIANTS), written beside its index.html. */
+  variants?: { url: string; file: string }[];
 }
 
 const route = (name: string) => `src/client/app/routes/${name}.tsx`;
 const queryLayout = 'src/client/app/layouts/query-layout.tsx';
 
-/** Every public page that has the same content for everyone. (/auth depends on the session: not prerendered.) */
-export const PRERENDERED_PAGES: PrerenderedPage[] = [
+/**
+ * Every public page that has the same content for everyone until its script runs. /auth is prerendered signed out
+ * (it redirects a signed-in person to the dashboard once hydrated), with a second version for `?tab=signup`.
+ */
+const PAGES: PrerenderedPage[] = [
   { path: PAGE_PATHS.home, modules: [route('home')] },
   { path: PAGE_PATHS.howItWorks, modules: [route('how-it-works')] },
   { path: PAGE_PATHS.pricing, modules: [route('pricing')] },
   { path: PAGE_PATHS.about, modules: [route('about')] },
   { path: PAGE_PATHS.faq, modules: [route('faq')] },
   { path: PAGE_PATHS.contact, modules: [queryLayout, route('contact')] },
+  { path: PAGE_PATHS.auth, modules: [queryLayout, route('auth')] },
   { path: PAGE_PATHS.privacy, modules: [route('privacy')] },
   { path: PAGE_PATHS.terms, modules: [route('terms')] },
 ];
+
+export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({
+  ...page,
+  variants: PRERENDERED_VARIANTS.filter((v) => v.path === page.path).map((v) => ({
+    url: `${page.path}?${new URLSearchParams({ [v.name]: v.value })}`,
+    file: variantFileName(v),
+  })),
+}));
 
 /** The page's markup (for inside #root) and the <title>/<meta> tags React hoists, for the document's head. */
 export async function renderPage(path: string): Promise<{ body: string; head: string }> {

@@ -17,4 +17,26 @@ function start() {
 // The frame after the first one that can paint; a tab opened in the background starts when it is first shown.
 requestAnimationFrame(() => setTimeout(start, 0));
 
+// A form sent before the app has taken the page over (Sign In pressed while the script is still on its way) is
+// held, not posted, and sent by the app once it is ready (RootLayout sets data-ready): what was typed stays, and
+// the password never leaves in a request the server does not read. Without this script the form posts to its own
+// page, which the server answers by sending the page again (src/server/http/static.ts).
+const html = document.documentElement;
+let held: HTMLFormElement | null = null;
+document.addEventListener(
+  'submit',
+  (event) => {
+    if (html.dataset.ready || !(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    held = event.target;
+  },
+  true,
+);
+new MutationObserver((_records, observer) => {
+  if (!html.dataset.ready) return;
+  observer.disconnect();
+  if (held?.isConnected) held.requestSubmit();
+  held = null;
+}).observe(html, { attributes: true, attributeFilter: ['data-ready'] });
+
 export {};

@@ -42,6 +42,15 @@ export const PAGE_PATHS = {
 /** The auth page opened on its 'Sign Up' tab. */
 export const SIGN_UP_PATH = `${PAGE_PATHS.auth}?tab=signup`;
 
+/**
+ * Prerendered pages with a second version for one query value (docs/decisions/004-prerender-public-pages.md): the
+ * build writes it beside the page as `index.<name>-<value>.html`, and the server sends it for `?<name>=<value>`
+ * (the page's own HTML for any other address). The page must choose what it shows by the same test.
+ */
+export const PRERENDERED_VARIANTS = [{ path: PAGE_PATHS.auth, name: 'tab', value: 'signup' }] as const;
+export type PrerenderedVariant = (typeof PRERENDERED_VARIANTS)[number];
+export const variantFileName = (v: { name: string; value: string }) => `index.${v.name}-${v.value}.html`;
+
 /** My Bookings opened on its 'As requester' tab ('As driver' is the default, without a query). */
 export const MY_BOOKINGS_AS_REQUESTER_PATH = `${PAGE_PATHS.myBookings}?tab=requester`;
 

@@ -28,6 +28,9 @@ beforeAll(async () => {
   );
   mkdirSync(join(dir, 'contact'));
   writeFileSync(join(dir, 'contact', 'index.html'), page(`<a href="${T.supportPhoneHref}">${T.supportPhone}</a>`));
+  mkdirSync(join(dir, 'auth'));
+  writeFileSync(join(dir, 'auth', 'index.html'), page(`<h1>Sign In</h1><a href="mailto:${T.supportEmail}">x</a>`));
+  writeFileSync(join(dir, 'auth', 'index.tab-signup.html'), page(`<h1>Sign Up</h1><p>${T.supportEmail}</p>`));
   writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   writeFileSync(join(dir, 'manifest.webmanifest'), JSON.stringify({ name: 'RuralRoute', start_url: '/dashboard' }));
   mkdirSync(join(dir, 'assets'));
@@ -56,14 +59,49 @@ describe('serving the public pages', () => {
     const home = await app.request('/');
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('<h1>Home</h1>');
-    const auth = await app.request('/auth');
-    expect(auth.status).toBe(200);
-    const authHtml = await auth.text();
-    expect(authHtml).toContain('<!--app-html-->');
-    expect(authHtml).toContain('"supportEmail":"help@valley.example"');
+    const dashboard = await app.request('/dashboard');
+    expect(dashboard.status).toBe(200);
+    const dashboardHtml = await dashboard.text();
+    expect(dashboardHtml).toContain('<!--app-html-->');
+    expect(dashboardHtml).toContain('"supportEmail":"help@valley.example"');
     const missing = await app.request('/no/such/page');
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('<!--app-html-->');
+  });
+});
+
+describe('/auth, prerendered in two versions', () => {
+  it('sends the sign-up version for ?tab=signup and the sign-in one for any other address', async () => {
+    const signIn = await (await app.request('/auth')).text();
+    expect(signIn).toContain('<h1>Sign In</h1>');
+    expect(signIn).toContain('mailto:help@valley.example');
+    for (const url of ['/auth?tab=signup', '/auth/?tab=signup&utm_source=mail']) {
+      const res = await app.request(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Cache-Control')).toBe('no-cache');
+      const html = await res.text();
+      expect(html).toContain('<h1>Sign Up</h1>');
+      expect(html).toContain('<p>help@valley.example</p>');
+    }
+    for (const url of ['/auth?tab=signin', '/auth?tab=SIGNUP', '/auth?utm_source=mail']) {
+      expect(await (await app.request(url)).text()).toContain('<h1>Sign In</h1>');
+    }
+    // By its file name (never the raw template) like the other HTML files.
+    const byName = await (await app.request('/auth/index.tab-signup.html')).text();
+    expect(byName).toContain('<p>help@valley.example</p>');
+    expect(byName).not.toContain('__RR_');
+  });
+
+  it('answers a form posted before its script arrived by sending the page again, reading nothing', async () => {
+    const form = new URLSearchParams({ email: 'a@b.example', password: 'secret-password' });
+    for (const url of ['/auth', '/auth?tab=signup']) {
+      const res = await app.request(url, { method: 'POST', body: form });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('Location')).toBe(url);
+    }
+    // Not for other addresses, and never for the API.
+    expect((await app.request('/no/such/page', { method: 'POST', body: form })).status).toBe(404);
+    expect((await app.request('/api/nothing', { method: 'POST', body: form })).status).not.toBe(303);
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
-import { isKnownClientPath } from '../../shared/routes';
+import { isKnownClientPath, PRERENDERED_VARIANTS, variantFileName } from '../../shared/routes';
 import type { AppEnv } from './types';
 
 /** Every .html file the client build produced, keyed by the URL path it answers ('/' -> index.html). */
@@ -21,6 +21,15 @@ function loadHtmlPages(clientDir: string): Map<string, string> {
   };
   walk(clientDir);
   return pages;
+}
+
+/** The pages' versions for a query value the build made (PRERENDERED_VARIANTS), with the URL of their file. */
+function loadVariants(clientDir: string) {
+  return PRERENDERED_VARIANTS.flatMap((v) => {
+    const fileUrl = `${v.path}/${variantFileName(v)}`;
+    const file = join(clientDir, fileUrl);
+    return existsSync(file) ? [{ ...v, fileUrl, html: readFileSync(file, 'utf8') }] : [];
+  });
 }
 
 /**
@@ -42,6 +51,7 @@ export function mountClient(
 ): void {
   if (!existsSync(join(clientDir, 'index.html'))) throw new Error(`Client build missing in ${clientDir}`);
   const pages = loadHtmlPages(clientDir);
+  const variants = loadVariants(clientDir);
   // The empty app shell, for pages rendered in the browser only; the build keeps it as shell.html once '/' is
   // prerendered into index.html.
   const shellFile = join(clientDir, 'shell.html');
@@ -71,10 +81,22 @@ export function mountClient(
     // The build's HTML files by name (the service worker precaches the shell as /shell.html) are filled in like
     // their pages, never sent as raw templates with their placeholders.
     if (path === '/shell.html') return sendHtml(c, shell, 200);
+    const byName = variants.find((v) => v.fileUrl === path);
+    if (byName) return sendHtml(c, byName.html, 200);
     const clean = path.length > 1 ? path.replace(/\/index\.html$/, '/').replace(/\/+$/, '') || '/' : path;
-    const page = pages.get(clean);
+    // /auth?tab=signup: the page prerendered with that tab open, so it hydrates as it was sent.
+    const variant = variants.find((v) => v.path === clean && c.req.query(v.name) === v.value);
+    const page = variant?.html ?? pages.get(clean);
     if (page === undefined && /\.[a-z0-9]+$/i.test(path)) return next();
     return sendHtml(c, page ?? shell, page !== undefined || isKnownClientPath(clean) ? 200 : 404);
+  });
+  // A prerendered form sent before its script arrived (a slow line) posts to its page: nothing is read, and the
+  // page is sent again by its address. The forms say method="post" so that no password goes into a URL.
+  app.post('*', async (c, next) => {
+    const path = c.req.path;
+    if (path.startsWith('/api/') || path === '/api' || !pages.has(path)) return next();
+    const url = new URL(c.req.url);
+    return c.redirect(url.pathname + url.search, 303);
   });
   app.use('*', serveStatic({ root: clientDir, precompressed: true }));
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useSession } from '../api/session';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
@@ -15,7 +16,9 @@ export type AuthTab = 'signin' | 'signup';
 export function AuthCard({ initialTab = 'signin' }: { initialTab?: AuthTab }) {
   const [tab, setTab] = useState<AuthTab>(initialTab);
   const [createdEmail, setCreatedEmail] = useState('');
-  const pending = useSession().data?.two_factor_pending === true;
+  // The session is known in the browser only: the prerendered page (and its hydration) shows the tabs.
+  const session = useSession();
+  const pending = useHydrated() && session.data?.two_factor_pending === true;
 
   return (
     <Card className="w-full max-w-md">

@@ -24,6 +24,9 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
     <form
       className="space-y-4"
       aria-label="Sign in"
+      // Prerendered: sent before the script has arrived, the form must not put the password in the address (a GET
+      // would); the server answers a POST to the page by sending it again (src/server/http/static.ts).
+      method="post"
       // Spec: both fields required and no other client check; the schema says so in the 'Validation Error' toast,
       // not the browser's bubble (which would also refuse an e-mail without '@' before the server could answer).
       noValidate

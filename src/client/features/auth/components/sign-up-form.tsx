@@ -32,6 +32,9 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
     <form
       className="space-y-4"
       aria-label="Sign up"
+      // Prerendered: sent before the script has arrived, the form must not put the password in the address (a GET
+      // would); the server answers a POST to the page by sending it again (src/server/http/static.ts).
+      method="post"
       // The shared schema gives every message (spec section 5), so the browser's own bubbles must not run first.
       noValidate
       // Someone filling in the form is about to need the common-password list: fetch it while they type.
