@@ -1,21 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import journal from './migrations/meta/_journal.json';
+import { migrationSteps } from '../test/migrations';
 
 /**
  * Migration 0005 (booking lifecycle) on a database that already holds bookings made before it: each gets its
  * requester, its 'offered' event, and the offers a deleted request had turned 'cancelled' become 'declined' with a
  * 'request_withdrawn' event, as deleting a request now does.
  */
-const migration = (tag: string) =>
-  readFileSync(new URL(`./migrations/${tag}.sql`, import.meta.url), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-const tags = journal.entries.map((e) => e.tag);
-const upTo = tags.indexOf('0005_booking_lifecycle');
+const migration = migrationSteps('0005_booking_lifecycle');
 
 let db: PGlite;
 const ids = {
@@ -31,7 +23,7 @@ const ids = {
 
 beforeAll(async () => {
   db = await PGlite.create();
-  for (const tag of tags.slice(0, upTo)) for (const statement of migration(tag)) await db.exec(statement);
+  await migration.before(db);
   await db.exec(`
     insert into users (id, email, password_hash, age_confirmed_at) values
       ('${ids.ann}', 'ann@example.com', 'x', now()), ('${ids.bob}', 'bob@example.com', 'x', now()),
@@ -45,7 +37,7 @@ beforeAll(async () => {
       ('${ids.other}', '${ids.open}', '${ids.cat}', 'pending', '2026-01-01T11:00:00Z'),
       ('${ids.cancelled}', '${ids.deleted}', '${ids.bob}', 'cancelled', '2026-01-02T10:00:00Z');
   `);
-  for (const statement of migration('0005_booking_lifecycle')) await db.exec(statement);
+  await migration.run(db);
 });
 afterAll(async () => {
   await db?.close();

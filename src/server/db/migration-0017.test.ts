@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
@@ -6,21 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORRIDOR_DEFAULT_MILES } from '../../shared/places';
 import { corridorBox } from '../along-route';
 import { boxAround } from '../places';
-import journal from './migrations/meta/_journal.json';
+import { migrationSteps } from '../test/migrations';
 
 /**
  * Migration 0017 on a database that already holds saved searches made before it: each 'Near' search gets the box
  * the service now writes (boxAround of its place and miles), each route alert its ride's corridor box, the others
  * none; every search its folded words; and last_emailed_at is gone.
  */
-const migration = (tag: string) =>
-  readFileSync(new URL(`./migrations/${tag}.sql`, import.meta.url), 'utf8')
-    .split('--> statement-breakpoint')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-const tags = journal.entries.map((e) => e.tag);
-const upTo = tags.indexOf('0017_search_match_boxes');
+const migration = migrationSteps('0017_search_match_boxes');
 
 let db: PGlite;
 const ann = '00000000-0000-4000-8000-00000000000a';
@@ -35,7 +27,7 @@ const decatur = { id: 2, lat: 39.8403, lon: -88.9548 };
 
 beforeAll(async () => {
   db = await PGlite.create({ extensions: { pg_trgm, unaccent } });
-  for (const tag of tags.slice(0, upTo)) for (const statement of migration(tag)) await db.exec(statement);
+  await migration.before(db);
   await db.exec(`
     insert into users (id, email, password_hash, age_confirmed_at) values ('${ann}', 'ann@example.com', 'x', now());
     insert into places (id, name, state, zip, lat, lon) values
@@ -50,7 +42,7 @@ beforeAll(async () => {
       ('${ids.route}', '${ann}', 'Along', 'requests', '{}', '${ride}', null),
       ('${ids.words}', '${ann}', 'Words', 'rides', '{"q": "eggs"}', null, null);
   `);
-  for (const statement of migration('0017_search_match_boxes')) await db.exec(statement);
+  await migration.run(db);
 });
 afterAll(async () => {
   await db?.close();

@@ -6,7 +6,7 @@ import {
   readMarkSchema,
   type SendMessageInput,
 } from '../../../../shared/messages';
-import { api } from '@/lib/api-client';
+import { api, newIdempotencyKey } from '@/lib/api-client';
 import { addMessageToCache } from '@/lib/conversation-cache';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -59,12 +59,5 @@ export function useMarkRead(bookingId: string) {
   });
 }
 
-/** A message's `client_id`, made once when it is written. randomUUID needs a secure context; http falls back. */
-export function newClientId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/** A message's `client_id`, made once when it is written: a random UUID, as an idempotency key is. */
+export const newClientId = newIdempotencyKey;
