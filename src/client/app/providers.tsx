@@ -48,11 +48,15 @@ export function createQueryClient() {
  */
 export const queryClient = createQueryClient();
 // What was loaded stays in memory as long as its copy on the device is kept (lib/query-persistence.ts): offline,
-// a list seen hours ago is still there to show, and still in the next snapshot.
-queryClient.setDefaultOptions({
-  ...queryClient.getDefaultOptions(),
-  queries: { ...queryClient.getDefaultOptions().queries, gcTime: OFFLINE_MAX_AGE_MS },
-});
+// a list seen hours ago is still there to show, and still in the next snapshot. Not when prerendering in Node
+// (no window): there each query's 7-day collection timer would keep the build process alive after it is done
+// (TanStack's own server default, Infinity, schedules none).
+if (typeof window !== 'undefined') {
+  queryClient.setDefaultOptions({
+    ...queryClient.getDefaultOptions(),
+    queries: { ...queryClient.getDefaultOptions().queries, gcTime: OFFLINE_MAX_AGE_MS },
+  });
+}
 // TanStack Query assumes it is online until the browser says otherwise; an app opened with no signal says so now,
 // so its queries wait for the signal (and refetch when it returns) instead of failing.
 if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
