@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { CORRIDOR_DEFAULT_MILES } from '../src/shared/places';
@@ -19,8 +18,8 @@ import { alertMatching } from '../src/server/alerts';
 import { corridorBox, createAlongRouteService } from '../src/server/along-route';
 import { openDatabase, type Database, type Db } from '../src/server/db/client';
 import { rowsOf } from '../src/server/db/rows';
-import * as schema from '../src/server/db/schema';
 import { boxAround, type Box } from '../src/server/places';
+import { loggingDb } from './explain';
 import { createTarget, percentile, printTable } from './lib';
 
 const STATES = ['IL', 'IN', 'IA', 'MO', 'WI'];
@@ -375,17 +374,6 @@ async function main() {
     if (process.env.BENCH_KEEP === '1') console.log(`[bench] kept: ${target.url ?? target.dataDir}`);
     else await target.cleanup();
   }
-}
-
-/** A drizzle instance on the same connections that records each statement's text and parameters. */
-async function loggingDb(database: Database) {
-  const captured: { query: string; params: unknown[] }[] = [];
-  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ query, params }) };
-  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
-  const db = (database.kind === 'postgres'
-    ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
-    : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
-  return { db, captured, client: client as pg.Pool };
 }
 
 /**

@@ -18,6 +18,28 @@ interface Captured {
 }
 
 /**
+ * A drizzle instance on the database's own connections that records each statement's text and parameters, under
+ * the label last given to `labelNext` (which step sent it): what a bench runs through the services to EXPLAIN.
+ */
+export async function loggingDb(database: Database) {
+  const captured: Captured[] = [];
+  let label = '';
+  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ label, query, params }) };
+  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
+  const db = (database.kind === 'postgres'
+    ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
+    : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
+  return {
+    db,
+    captured,
+    client: client as pg.Pool,
+    labelNext: (next: string) => {
+      label = next;
+    },
+  };
+}
+
+/**
  * Runs the real list queries of the services once through a logging drizzle instance, then prints
  * EXPLAIN ANALYZE of each: the proof that every list is an index range scan on the seeded 100,000 rows.
  */
@@ -26,13 +48,7 @@ export async function explainListQueries(
   tokens: string[],
   prep: { deepRides: string; deepRequests: string; profileUser: string },
 ) {
-  const captured: Captured[] = [];
-  let label = '';
-  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ label, query, params }) };
-  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
-  const db = (database.kind === 'postgres'
-    ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
-    : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
+  const { db, captured, labelNext } = await loggingDb(database);
 
   // A user who made bookings during the accept run, so that their bookings list is not empty.
   const [driver] = await db
@@ -66,11 +82,11 @@ export async function explainListQueries(
     ['profile reviews, first page', () => profiles.reviews(prep.profileUser, { limit: 20 })],
   ];
   for (const [name, step] of steps) {
-    label = name;
+    labelNext(name);
     await step();
   }
   // Second pages of the "my" lists: the cursor comparison after the user_id equality must stay in the index.
-  label = '';
+  labelNext('');
   const cursors = {
     rides: await next(rides.listMine(me, { limit: 20 })),
     requests: await next(requests.listMine(me, { limit: 20 })),
@@ -83,7 +99,7 @@ export async function explainListQueries(
     ['my bookings, second page', () => bookings.listMine(me, { limit: 20, cursor: cursors.bookings })],
     ['profile reviews, second page', () => profiles.reviews(prep.profileUser, { limit: 20, cursor: cursors.reviews })],
   ] as const) {
-    label = name;
+    labelNext(name);
     await step();
   }
 

@@ -9,15 +9,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
 import { openDatabase, type Database, type Db } from '../src/server/db/client';
 import { rowsOf } from '../src/server/db/rows';
-import * as schema from '../src/server/db/schema';
 import { createPlaceService, loadPlaces } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
 import { createRideService } from '../src/server/rides/service';
+import { loggingDb } from './explain';
 import { createTarget, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { seedUsers, USERS } from './seed';
@@ -136,15 +134,9 @@ function browseScenarios(nearIds: number[], towns: string[]): Scenario[] {
 
 /** EXPLAIN ANALYZE (custom plan, as the unnamed statements run) of every query the steps send, once each. */
 async function explainOnce(database: Database, steps: [string, (db: Db) => Promise<unknown>][]) {
-  const captured: { label: string; query: string; params: unknown[] }[] = [];
-  let label = '';
-  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ label, query, params }) };
-  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
-  const db = (database.kind === 'postgres'
-    ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
-    : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
+  const { db, captured, labelNext } = await loggingDb(database);
   for (const [name, step] of steps) {
-    label = name;
+    labelNext(name);
     await step(db);
   }
   const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);

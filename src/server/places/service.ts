@@ -4,17 +4,9 @@ import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { Point } from './geo';
+import type { PlaceRow } from './load';
 
-interface PlaceRecord {
-  id: number;
-  name: string;
-  state: string;
-  zip: string;
-  lat: number;
-  lon: number;
-}
-
-const toPlace = (r: PlaceRecord): Place => ({ ...r, label: `${r.name}, ${r.state}` });
+const toPlace = (r: PlaceRow): Place => ({ ...r, label: `${r.name}, ${r.state}` });
 
 /** 'Springfield, IL' or 'Springfield, i': the town part and a state prefix; no comma: the town alone. */
 function splitState(q: string): { name: string; state: string } {
@@ -44,7 +36,7 @@ export function createPlaceService(db: Db) {
       .execute(
         sql`select id, name, state, zip, lat, lon from places where ${where} order by ${order} limit ${SUGGEST_LIMIT}`,
       )
-      .then((r) => rowsOf<PlaceRecord>(r));
+      .then((r) => rowsOf<PlaceRow>(r));
 
   /**
    * Suggestions for what was typed (docs/places.md): digits are ZIP codes by prefix (the ZIP shown is the lowest
@@ -66,7 +58,7 @@ export function createPlaceService(db: Db) {
               group by place_id order by min(zip) limit ${SUGGEST_LIMIT}) m
         join places p on p.id = m.place_id
         order by m.zip`);
-      return rowsOf<PlaceRecord>(rows).map(toPlace);
+      return rowsOf<PlaceRow>(rows).map(toPlace);
     }
     const { name, state } = splitState(q);
     if (name.length < SUGGEST_MIN_CHARS) return [];
