@@ -1,6 +1,7 @@
 import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
+import { followConnectivity } from '@/lib/connectivity';
 import { OFFLINE_MAX_AGE_MS } from '@/lib/query-persistence';
 import { toastError } from '@/lib/toast';
 
@@ -32,6 +33,9 @@ export function createQueryClient() {
     }),
     mutationCache: new MutationCache(),
     defaultOptions: {
+      // A write runs even when the browser says it is offline (TanStack would pause it, its button busy until the
+      // signal returns): the outbox keeps a change for later, anything else answers 'No connection'.
+      mutations: { networkMode: 'always' },
       queries: {
         retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
         refetchOnWindowFocus: false,
@@ -60,3 +64,5 @@ if (typeof window !== 'undefined') {
 // TanStack Query assumes it is online until the browser says otherwise; an app opened with no signal says so now,
 // so its queries wait for the signal (and refetch when it returns) instead of failing.
 if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
+// ...and a request that meets no connection says so too, whatever the browser's flag says (lib/connectivity.ts).
+if (typeof window !== 'undefined') followConnectivity();

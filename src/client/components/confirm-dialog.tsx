@@ -11,6 +11,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
+import { isQueued } from '@/lib/api-client';
 
 /**
  * A confirmation (alert dialog) with 'Cancel' and the action. It stays open with the busy label until the action
@@ -59,15 +60,16 @@ export function ConfirmDialog({
     cancelled.current = false;
     try {
       await onConfirm();
-      // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
-      if (cancelled.current) return;
-      succeeded.current = true;
-      onOpenChange(false);
-    } catch {
-      // The mutation already told the user (toast).
+    } catch (err) {
+      // The mutation already told the user (toast). A change kept to send later is done as far as the dialog goes.
+      if (!isQueued(err)) return;
     } finally {
       setBusy(false);
     }
+    // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
+    if (cancelled.current) return;
+    succeeded.current = true;
+    onOpenChange(false);
   };
 
   return (

@@ -17,6 +17,7 @@ import {
 } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
+import { isQueued } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 
 /** What the form holds: a reason code ('' until one is chosen) and free text. */
@@ -90,8 +91,9 @@ export function ReasonDetailsDialog<Values>({
       async (values) => {
         try {
           await send(values);
-        } catch {
-          return; // Toasted; keep the dialog and what was typed.
+        } catch (err) {
+          // Toasted; keep the dialog and what was typed, unless the change is kept to send later.
+          if (!isQueued(err)) return;
         }
         succeeded.current = true;
         form.reset(EMPTY);

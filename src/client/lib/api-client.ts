@@ -15,6 +15,22 @@ export class ApiError extends Error {
 
 /** A request that failed for the line's sake (no network, or no answer in time); the change can be tried again. */
 export const NO_CONNECTION_MESSAGE = 'No connection. Please try again.';
+/** A change kept on the device to be sent when the signal returns (lib/outbox.ts): shown as an 'Error' toast. */
+export const QUEUED_MESSAGE = "No connection. Your change is saved and will be sent when you're back online.";
+
+/**
+ * A change kept in the outbox instead of sent: the mutation's failure, which a form or a dialog treats as done (it
+ * closes; 'Waiting to send' lists the change). Here, not in outbox.ts, so a dialog can tell it without the outbox.
+ */
+export class QueuedError extends ApiError {
+  constructor() {
+    super(0, 'queued', QUEUED_MESSAGE);
+    this.name = 'QueuedError';
+  }
+}
+
+export const isQueued = (err: unknown): err is QueuedError => err instanceof ApiError && err.code === 'queued';
+
 /** No request waits longer for its answer (issue 15: no button stays busy forever). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -40,7 +56,20 @@ function timeoutFor(body: FormData): number {
   return REQUEST_TIMEOUT_MS + Math.ceil(bytes / 20_000) * 1000;
 }
 
-const noConnection = (code: 'network_error' | 'timeout') => new ApiError(0, code, NO_CONNECTION_MESSAGE);
+let onNoConnection: (() => void) | undefined;
+
+/**
+ * Who is told when a request finds no connection (it failed on the line, or no answer came in time): the browser's
+ * own online flag often says online with nothing getting through (lib/connectivity.ts).
+ */
+export function whenNoConnection(listener: (() => void) | undefined) {
+  onNoConnection = listener;
+}
+
+const noConnection = (code: 'network_error' | 'timeout') => {
+  onNoConnection?.();
+  return new ApiError(0, code, NO_CONNECTION_MESSAGE);
+};
 
 /**
  * The caller's signal (a query cancelled, a dialog closed) and a timer, as one signal. `timedOut` tells which of

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ACTION_TOASTS, type BookingAction, type CancelReason } from '../../shared/lifecycle';
-import { api } from './api-client';
 import { toastMutationError } from './mutation-errors';
+import { outbox, type Change } from './outbox';
 import { queryKeys } from './query-keys';
 import { toastSuccess } from './toast';
 
@@ -12,29 +12,51 @@ export type BookingActionInput = { bookingId: string } & (
   | { action: 'complete'; code: string; photo: File | null }
 );
 
-function bodyOf(input: BookingActionInput): unknown {
+/** What 'Waiting to send' calls a step kept for later. */
+const ACTION_NAMES: Record<BookingAction, string> = {
+  choose: 'Choose this driver',
+  decline: 'Decline the offer',
+  withdraw: 'Withdraw the offer',
+  cancel: 'Cancel the booking',
+  pickup: 'Mark as picked up',
+  complete: 'Complete the delivery',
+  receive: 'Confirm the delivery',
+};
+
+/** The body that action takes; the handover's code and optional photo go as a file upload. */
+function bodyOf(input: BookingActionInput): Pick<Change, 'body' | 'form'> {
   switch (input.action) {
     case 'cancel':
-      return { reason: input.reason, details: input.details };
-    case 'complete': {
-      // The optional handoff photo makes this one a file upload.
-      const form = new FormData();
-      form.set('code', input.code);
-      if (input.photo) form.set('photo', input.photo);
-      return form;
-    }
+      return { body: { reason: input.reason, details: input.details } };
+    case 'complete':
+      return { form: [['code', input.code], ...(input.photo ? [['photo', input.photo] as [string, Blob]] : [])] };
     default:
-      return {};
+      return { body: {} };
   }
 }
 
+/** Every list and detail a step may change: the booking, its request's status and offers, the lists, the counts. */
+const changedBy = (bookingId: string) => [
+  queryKeys.bookingDetail(bookingId),
+  queryKeys.requests,
+  queryKeys.myBookings,
+  queryKeys.dashboard,
+];
+
 /**
  * The answer (the booking as it now is) is not used: the booking page reloads it through its own checked query,
- * so a success is never reported as a failure because of how it was described.
+ * so a success is never reported as a failure because of how it was described. With no signal the step waits in
+ * the outbox (a handover at a door with no signal is sent once there is one).
  */
 async function runBookingAction(input: BookingActionInput): Promise<void> {
-  const path = `/bookings/${encodeURIComponent(input.bookingId)}/${input.action}`;
-  await api<unknown>(path, { method: 'POST', body: bodyOf(input) });
+  await outbox.send<unknown>({
+    label: ACTION_NAMES[input.action],
+    method: 'POST',
+    path: `/bookings/${encodeURIComponent(input.bookingId)}/${input.action}`,
+    ...bodyOf(input),
+    sentToast: { title: ACTION_TOASTS[input.action] },
+    refresh: changedBy(input.bookingId),
+  });
 }
 
 /**
@@ -51,12 +73,6 @@ export function useBookingAction() {
     onSuccess: (_data, input) => toastSuccess(ACTION_TOASTS[input.action]),
     onError: toastMutationError,
     onSettled: (_data, _err, input) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.bookingDetail(input.bookingId) }),
-        // Every request list and detail (its request's status and offers), every booking list, the counts.
-        queryClient.invalidateQueries({ queryKey: queryKeys.requests }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.myBookings }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard }),
-      ]),
+      Promise.all(changedBy(input.bookingId).map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,25 +1,38 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from './api-client';
 import { toastDeleteError, toastMutationError } from './mutation-errors';
+import { outbox } from './outbox';
 import { toastSuccess } from './toast';
 
 function refresh(queryClient: QueryClient, keys: readonly (readonly string[])[]) {
   return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }
 
-/** POST `path` with the form's values: the spec's success toast, then the lists in `refreshes` reload. */
+/**
+ * POST `path` with the form's values: the spec's success toast, then the lists in `refreshes` reload. With no
+ * signal the post waits in the outbox ('Waiting to send', under `describe`'s name) and is sent when it returns.
+ */
 export function useCreateItem<Input, Item>({
   path,
   created,
   refreshes,
+  describe,
 }: {
   path: string;
   created: string;
   refreshes: readonly (readonly string[])[];
+  describe: (input: Input) => string;
 }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Input) => api<Item>(path, { method: 'POST', body: input }),
+    mutationFn: (input: Input) =>
+      outbox.send<Item>({
+        label: describe(input),
+        method: 'POST',
+        path,
+        body: input,
+        sentToast: { title: created },
+        refresh: [...refreshes],
+      }),
     onSuccess: () => {
       toastSuccess(created);
       return refresh(queryClient, refreshes);
@@ -30,7 +43,7 @@ export function useCreateItem<Input, Item>({
 
 /**
  * DELETE `${path}/:id` with the spec's toasts. The lists reload after a failure too: a 404 means the item is
- * already gone, and the list should say so.
+ * already gone, and the list should say so. With no signal the delete waits in the outbox under `label`.
  */
 export function useDeleteItem({
   path,
@@ -45,7 +58,14 @@ export function useDeleteItem({
 }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(`${path}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: ({ id, label }: { id: string; label: string }) =>
+      outbox.send<void>({
+        label,
+        method: 'DELETE',
+        path: `${path}/${encodeURIComponent(id)}`,
+        sentToast: { title: deleted },
+        refresh: [...refreshes],
+      }),
     onSuccess: () => toastSuccess(deleted),
     onError: (err) => toastDeleteError(err, failed),
     onSettled: () => refresh(queryClient, refreshes),

@@ -1,7 +1,7 @@
 import { LIFECYCLE_ERRORS } from '../../shared/lifecycle';
 import { MARKETPLACE_ERRORS } from '../../shared/marketplace';
 import { REVIEW_ERRORS } from '../../shared/reviews';
-import { ApiError } from './api-client';
+import { ApiError, isQueued } from './api-client';
 import { toastApiError, toastError } from './toast';
 
 /** Issue 8, defect 6: a marketplace write refused by the per-user write throttle. */
@@ -36,10 +36,11 @@ export function toastMutationError(err: unknown) {
 }
 
 /**
- * Deletes keep the spec's own failure text ('Failed to delete ride'), except when the write throttle refused or
- * the refusal has a stable code with its own text (a request with a confirmed booking cannot be deleted).
+ * Deletes keep the spec's own failure text ('Failed to delete ride'), except when the delete was kept to send later,
+ * the write throttle refused or the refusal has a stable code with its own text (a request with a confirmed booking cannot be deleted).
  */
 export function toastDeleteError(err: unknown, failure: string) {
+  if (isQueued(err)) return toastError('Error', err.message);
   if (isThrottled(err)) return toastError('Error', TOO_OFTEN_MESSAGE);
   const known = knownRefusal(err);
   toastError(known?.title ?? 'Error', known?.message ?? failure);

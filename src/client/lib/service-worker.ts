@@ -88,8 +88,10 @@ export async function startServiceWorker(router: NavigatingRouter): Promise<void
   if (!('serviceWorker' in navigator)) return;
   void announceUpdate();
   try {
-    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-    applyUpdatesOnNavigation(registration, navigator.serviceWorker, router);
+    // Some environments (an automation setting, a browser extension) answer without a registration.
+    const registration = (await navigator.serviceWorker.register('/sw.js', { scope: '/' })) as
+      ServiceWorkerRegistration | undefined;
+    if (registration) applyUpdatesOnNavigation(registration, navigator.serviceWorker, router);
   } catch {
     // Refused (a private window, a browser setting): the app works online as it did before.
   }

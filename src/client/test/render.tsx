@@ -15,7 +15,8 @@ export function renderWithProviders(ui: React.ReactElement, { route = '/' }: { r
   // sonner keeps toasts in a module-level store that a new <Toaster> replays; start each test without them.
   toast.dismiss();
   const client = createQueryClient();
-  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  const defaults = client.getDefaultOptions();
+  client.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, retry: false } });
   return {
     client,
     ...render(

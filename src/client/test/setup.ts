@@ -1,8 +1,13 @@
 import '@testing-library/jest-dom/vitest';
+import { onlineManager } from '@tanstack/react-query';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // A test whose requests met no connection leaves the app offline (lib/connectivity.ts); the next starts online.
+  onlineManager.setOnline(true);
+});
 
 // jsdom lacks these browser APIs; radix measures elements and the sidebar watches the viewport width.
 class ResizeObserverStub {

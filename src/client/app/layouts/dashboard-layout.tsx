@@ -13,6 +13,7 @@ import {
 import { Navigate, NavLink, Outlet } from 'react-router';
 import { OfflineBanner } from '@/components/offline-banner';
 import { Button } from '@/components/ui/button';
+import { WaitingToSend } from '@/components/waiting-to-send';
 import {
   Sidebar,
   SidebarContent,
@@ -136,6 +137,7 @@ export function Component() {
         </header>
         <main className="flex-1 p-4 md:p-6">
           <OfflineBanner />
+          <WaitingToSend userId={session.data.user.id} />
           <Outlet />
         </main>
       </SidebarInset>

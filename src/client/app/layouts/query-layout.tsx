@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
+import { outbox } from '@/lib/outbox';
 import { indexedDbSnapshots, persistQueryCache } from '@/lib/query-persistence';
 import { requestToaster } from '@/lib/toaster-signal';
 import { queryClient } from '../providers';
@@ -10,7 +11,12 @@ import { queryClient } from '../providers';
  * first render, so the dashboard opened offline starts from the last lists). Not while prerendering.
  */
 export const cacheRestored =
-  typeof window === 'undefined' ? Promise.resolve() : persistQueryCache(queryClient, indexedDbSnapshots()).restored;
+  typeof window === 'undefined'
+    ? Promise.resolve()
+    : persistQueryCache(queryClient, indexedDbSnapshots()).restored.then(() => {
+        // The changes made with no signal, read back and sent once there is one (lib/outbox.ts).
+        outbox.start(queryClient);
+      });
 
 /**
  * Wraps the pages that talk to the API (/auth, /contact, /dashboard). Kept out of the public pages' entry so a

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { FormCard } from '@/components/form/form-card';
 import { InputField, TextareaField } from '@/components/form/input-field';
 import { PlaceField } from '@/components/form/place-field';
+import { isQueued } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 
 /** One control of the form: its field name, the props of its input (or textarea), and where it sits. */
@@ -77,7 +78,10 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
   schema: z.ZodType<Output, Input>;
   fields: NoInfer<readonly [FormFieldSpec<keyof Input & string>, ...FormFieldSpec<keyof Input & string>[]]>;
   /** A TanStack mutation. */
-  mutation: { mutate(values: Output, options: { onSuccess: () => void }): void; isPending: boolean };
+  mutation: {
+    mutate(values: Output, options: { onSuccess: () => void; onError: (err: unknown) => void }): void;
+    isPending: boolean;
+  };
   submitLabel: string;
   busyLabel: string;
   onDone: () => void;
@@ -103,6 +107,12 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
     (values) =>
       mutation.mutate(values, {
         onSuccess: () => {
+          form.reset(empty);
+          onDone();
+        },
+        // Kept to send when the signal returns ('Waiting to send' lists it): the form is done with it.
+        onError: (err) => {
+          if (!isQueued(err)) return;
           form.reset(empty);
           onDone();
         },

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { ACCOUNT_DELETED_TOAST, type DeleteAccountInput } from '../../../../shared/account';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { api, apiResponse } from '@/lib/api-client';
-import { queryKeys } from '@/lib/query-keys';
+import { forgetSignedInPerson } from '@/lib/signed-out';
 import { toastSuccess } from '@/lib/toast';
 import { useRecentCheck } from './security';
 
@@ -64,8 +64,7 @@ export function useDeleteAccount() {
     mutationFn: (input: DeleteAccountInput) => api<void>('/account/delete', { method: 'POST', body: input }),
     onSuccess: () => {
       navigate(PAGE_PATHS.home);
-      queryClient.clear();
-      queryClient.setQueryData(queryKeys.session, { user: null, session: null });
+      forgetSignedInPerson(queryClient);
       toastSuccess(ACCOUNT_DELETED_TOAST);
     },
   });

@@ -4,7 +4,7 @@ import { PASSWORD_UPDATED_TOAST, type ForgotPasswordInput, type ResetPasswordInp
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { api, ApiError } from '@/lib/api-client';
 import { toastSubmitError, toastSuccess } from '@/lib/toast';
-import { sessionQueryKey } from './session';
+import { forgetSignedInPerson } from '@/lib/signed-out';
 
 /** POST /auth/forgot-password: always the same answer, whether an account exists or not. */
 export function useForgotPassword() {
@@ -24,6 +24,8 @@ export function useResetLinkCheck(token: string) {
     enabled: token.length > 0,
     // One link, one answer: no need to keep it once the page is left.
     gcTime: 0,
+    // This page has no offline banner: with no connection it says so and offers 'Try again' instead of waiting.
+    networkMode: 'always',
   });
 }
 
@@ -41,8 +43,7 @@ export function useResetPassword() {
   return useMutation({
     mutationFn: (input: ResetPasswordInput) => api<void>('/auth/reset-password', { method: 'POST', body: input }),
     onSuccess: () => {
-      queryClient.clear();
-      queryClient.setQueryData(sessionQueryKey, { user: null, session: null });
+      forgetSignedInPerson(queryClient);
       toastSuccess(PASSWORD_UPDATED_TOAST);
       navigate(PAGE_PATHS.auth);
     },

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { api } from '@/lib/api-client';
+import { forgetSignedInPerson } from '@/lib/signed-out';
 import { toastApiError } from '@/lib/toast';
-import { sessionQueryKey } from './session';
 
 export function useSignOut() {
   const queryClient = useQueryClient();
@@ -12,9 +12,7 @@ export function useSignOut() {
     mutationFn: () => api<void>('/auth/sign-out', { method: 'POST' }),
     onSuccess: () => {
       navigate(PAGE_PATHS.home);
-      // Forget everything the signed-in user loaded, then record the signed-out state.
-      queryClient.clear();
-      queryClient.setQueryData(sessionQueryKey, { user: null, session: null });
+      forgetSignedInPerson(queryClient);
     },
     onError: (err) => toastApiError(err),
   });

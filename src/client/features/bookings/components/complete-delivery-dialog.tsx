@@ -18,7 +18,7 @@ import {
   DialogTrigger,
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, isQueued } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 
 const isPhoto = (file: File) => (PHOTO_TYPES as readonly string[]).includes(file.type) && file.size <= PHOTO_MAX_BYTES;
@@ -70,7 +70,8 @@ export function CompleteDeliveryDialog({
         } catch (err) {
           if (err instanceof ApiError && err.code === 'wrong_delivery_code')
             form.setFocus('code', { shouldSelect: true });
-          return;
+          // A handover kept to send later (no signal at the door) is done as far as the dialog goes.
+          if (!isQueued(err)) return;
         }
         done.current = true;
         form.reset(EMPTY);

@@ -1,14 +1,18 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useSyncExternalStore } from 'react';
 import {
   conversationPageSchema,
   MESSAGES_PAGE_SIZE,
   messageSchema,
   readMarkSchema,
+  sendMessageSchema,
   type SendMessageInput,
 } from '../../../../shared/messages';
 import { api, newIdempotencyKey } from '@/lib/api-client';
 import { addMessageToCache } from '@/lib/conversation-cache';
+import { outbox } from '@/lib/outbox';
 import { queryKeys } from '@/lib/query-keys';
+import type { OutgoingMessage } from '../components/message-list';
 
 const messagesPath = (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/messages`;
 
@@ -33,16 +37,44 @@ export function useConversation(bookingId: string) {
 /**
  * POST /bookings/:id/messages. A retry sends the same `client_id`, so the server stores the message once (200
  * with the stored one). The answer goes into the cache here, not in a component: it lands even if the page closed.
+ * With no signal the message waits in the outbox (QueuedError) and the conversation shows it as 'Waiting to send'.
  */
 export async function sendMessage(
   client: ReturnType<typeof useQueryClient>,
   bookingId: string,
   input: SendMessageInput,
 ) {
-  const message = messageSchema.parse(await api<unknown>(messagesPath(bookingId), { method: 'POST', body: input }));
+  const answer = await outbox.send<unknown>({
+    label: `Message: ${input.body}`,
+    method: 'POST',
+    path: messagesPath(bookingId),
+    body: input,
+    refresh: [queryKeys.conversation(bookingId), queryKeys.conversations],
+  });
+  const message = messageSchema.parse(answer);
   addMessageToCache(client, bookingId, message);
   void client.invalidateQueries({ queryKey: queryKeys.conversations });
   return message;
+}
+
+/** The messages of this conversation waiting in the outbox, oldest first. */
+export function useQueuedMessages(bookingId: string): OutgoingMessage[] {
+  const entries = useSyncExternalStore(outbox.subscribe, outbox.all, outbox.all);
+  const path = messagesPath(bookingId);
+  return useMemo(
+    () =>
+      outbox
+        .waiting()
+        .filter((e) => e.path === path && e.method === 'POST')
+        .flatMap((e) => {
+          const input = sendMessageSchema.safeParse(e.body);
+          return input.success
+            ? [{ ...input.data, created_at: new Date(e.queuedAt).toISOString(), status: 'queued' as const }]
+            : [];
+        }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `entries` is what changes when the outbox does.
+    [entries, path],
+  );
 }
 
 /** POST /bookings/:id/messages/read: I have seen everything here; the unread counts change with it. */

@@ -6,12 +6,15 @@ import { Button } from '@/components/ui/button';
 import { formatInstant } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
-/** A message I sent that the server has not confirmed yet ('Sending…') or refused ('Not sent. Retry'). */
+/**
+ * A message I sent that the server has not confirmed yet ('Sending…'), kept on the device until there is a signal
+ * ('Waiting to send'), or refused ('Not sent. Retry').
+ */
 export interface OutgoingMessage {
   client_id: string;
   body: string;
   created_at: string;
-  status: 'sending' | 'failed';
+  status: 'sending' | 'queued' | 'failed';
 }
 
 type Row = { key: string; mine: boolean; body: string; created_at: string; note?: React.ReactNode };
@@ -97,6 +100,8 @@ export function MessageList({
       note:
         m.status === 'sending' ? (
           <p className="text-sm text-muted-foreground">Sending…</p>
+        ) : m.status === 'queued' ? (
+          <p className="text-sm text-muted-foreground">Waiting to send</p>
         ) : onRetry ? (
           <Button variant="outline" size="sm" className="text-destructive" onClick={() => onRetry(m)}>
             {NOT_SENT_TEXT}

@@ -4,12 +4,12 @@ import { useLocation } from 'react-router';
 import { CONVERSATION_CLOSED_TEXT, MESSAGING_ERRORS, type ConversationState } from '../../../../shared/messages';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, isQueued } from '@/lib/api-client';
 import type { ConversationData } from '@/lib/conversation-cache';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { queryKeys } from '@/lib/query-keys';
 import { toastError } from '@/lib/toast';
-import { newClientId, sendMessage, useConversation, useMarkRead } from '../api/conversation';
+import { newClientId, sendMessage, useConversation, useMarkRead, useQueuedMessages } from '../api/conversation';
 import { MessageComposer } from './message-composer';
 import { MessageList, type OutgoingMessage } from './message-list';
 
@@ -50,8 +50,12 @@ function Conversation({
   const head = data.pages[0];
   const state = head?.state ?? 'open';
   const messages = data.pages.flatMap((page) => page.items).reverse();
-  // Once the server's copy is here (the answer or the live event, whichever came first) it replaces mine.
-  const pending = outgoing.filter((o) => !messages.some((m) => m.client_id === o.client_id));
+  // Mine not yet confirmed, then those waiting on the device (also after a reload). Once the server's copy is here
+  // (the answer or the live event, whichever came first) it replaces mine.
+  const queued = useQueuedMessages(bookingId);
+  const pending = [...outgoing, ...queued.filter((q) => !outgoing.some((o) => o.client_id === q.client_id))].filter(
+    (o) => !messages.some((m) => m.client_id === o.client_id),
+  );
 
   // Seeing the conversation marks it read: on opening, and again for each new message from the other person.
   const { mutate: markRead } = useMarkRead(bookingId);
@@ -73,6 +77,12 @@ function Conversation({
     sendMessage(client, bookingId, { body: message.body, client_id: message.client_id }).then(
       () => setOutgoing((list) => list.filter((o) => o.client_id !== message.client_id)),
       (err: unknown) => {
+        // Kept in the outbox: it is listed from there ('Waiting to send') until it is sent.
+        if (isQueued(err)) {
+          setOutgoing((list) => list.filter((o) => o.client_id !== message.client_id));
+          toastMutationError(err);
+          return;
+        }
         setStatus(message.client_id, 'failed');
         if (err instanceof ApiError && Object.hasOwn(MESSAGING_ERRORS, err.code)) {
           const refusal = MESSAGING_ERRORS[err.code as keyof typeof MESSAGING_ERRORS];

@@ -1,13 +1,26 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { Booking } from '../../../../shared/marketplace';
-import { api, ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
+import { outbox } from '@/lib/outbox';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
-/** POST /bookings: accept a request as its driver (the driver is the session's user). */
-function acceptRequest(requestId: string) {
-  return api<Booking>('/bookings', { method: 'POST', body: { request_id: requestId } });
+const ACCEPTED = { title: 'Success', description: 'Request accepted! Check your bookings to manage it.' };
+
+/**
+ * POST /bookings: accept a request as its driver (the driver is the session's user). With no signal the offer waits
+ * in the outbox under `label`.
+ */
+function acceptRequest({ requestId, label }: { requestId: string; label: string }) {
+  return outbox.send<Booking>({
+    label,
+    method: 'POST',
+    path: '/bookings',
+    body: { request_id: requestId },
+    sentToast: ACCEPTED,
+    refresh: [queryKeys.alongRouteCounts, queryKeys.requests, queryKeys.bookings, queryKeys.dashboard],
+  });
 }
 
 type RequestPages = InfiniteData<{ items: { id: string; accepted_by_me: boolean }[] }>;
@@ -26,8 +39,8 @@ export function useAcceptRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: acceptRequest,
-    onSuccess: (_booking, requestId) => {
-      toastSuccess('Success', 'Request accepted! Check your bookings to manage it.');
+    onSuccess: (_booking, { requestId }) => {
+      toastSuccess(ACCEPTED.title, ACCEPTED.description);
       // Reloading an along-route list would drop the card (offered requests are left out); its count does drop.
       queryClient.setQueriesData<RequestPages>({ queryKey: queryKeys.alongRouteLists }, markAccepted(requestId));
       return Promise.all([

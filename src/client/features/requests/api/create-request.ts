@@ -11,5 +11,6 @@ export function useCreateRequest() {
     path: '/requests',
     created: 'Request created successfully',
     refreshes: [queryKeys.requests, queryKeys.dashboard],
+    describe: (request) => `Create request ${request.title}`,
   });
 }

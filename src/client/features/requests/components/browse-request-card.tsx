@@ -61,7 +61,7 @@ export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest
             disabled={accept.isPending}
             // The visible word first (label in name), then which request, since every card has an Accept.
             aria-label={`${acceptLabel} request ${request.title}`}
-            onClick={() => accept.mutate(request.id)}
+            onClick={() => accept.mutate({ requestId: request.id, label: `Accept request ${request.title}` })}
           >
             <Check aria-hidden />
             {acceptLabel}

@@ -26,7 +26,7 @@ export function MyRequestCard({ request }: { request: DeliveryRequest }) {
         label: `Delete request ${request.title}`,
         title: 'Delete this request?',
         description: `"${request.title}" will be removed. Drivers who offered to carry it will see their offer declined. This cannot be undone.`,
-        onConfirm: () => deleteRequest.mutateAsync(request.id),
+        onConfirm: () => deleteRequest.mutateAsync({ id: request.id, label: `Delete request ${request.title}` }),
       }}
     >
       <RequestDetails request={request} />

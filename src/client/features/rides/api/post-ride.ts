@@ -11,5 +11,6 @@ export function usePostRide() {
     path: '/rides',
     created: 'Ride posted successfully',
     refreshes: [queryKeys.rides, queryKeys.dashboard],
+    describe: (ride) => `Post ride ${ride.origin} → ${ride.destination}`,
   });
 }

@@ -15,7 +15,7 @@ export function MyRideCard({ ride }: { ride: Ride }) {
         label: `Delete ride ${route}`,
         title: 'Delete this ride?',
         description: `Your ride ${route} will be removed. This cannot be undone.`,
-        onConfirm: () => deleteRide.mutateAsync(ride.id),
+        onConfirm: () => deleteRide.mutateAsync({ id: ride.id, label: `Delete ride ${route}` }),
       }}
     >
       <RideDetails ride={ride} />

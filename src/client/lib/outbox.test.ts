@@ -1,0 +1,238 @@
+import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubApi } from '@/test/render';
+import { ApiError, isQueued, QUEUED_MESSAGE } from './api-client';
+import { memoryOutbox, Outbox, type Change, type OutboxStorage } from './outbox';
+import { queryKeys } from './query-keys';
+
+const KEY_HEADER = 'Idempotency-Key';
+
+function signIn(client: QueryClient, id: string) {
+  client.setQueryData(queryKeys.session, { user: { id, is_admin: false }, session: { id: `s-${id}` } });
+}
+
+const post = (label: string, body: unknown = { label }): Change => ({
+  label,
+  method: 'POST',
+  path: '/rides',
+  body,
+  refresh: [queryKeys.rides],
+});
+
+let client: QueryClient;
+let storage: OutboxStorage;
+let outbox: Outbox;
+let stop: () => void;
+
+function startOutbox() {
+  outbox = new Outbox(storage);
+  stop = outbox.start(client);
+}
+
+beforeEach(() => {
+  onlineManager.setOnline(true);
+  client = new QueryClient();
+  signIn(client, 'u1');
+  storage = memoryOutbox();
+  startOutbox();
+});
+
+afterEach(() => {
+  stop();
+  onlineManager.setOnline(true);
+  vi.unstubAllGlobals();
+});
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+
+describe('outbox: changes made with no signal', () => {
+  it('keeps a change made offline without trying the network, and sends it once when the signal returns', async () => {
+    const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: { id: 'r1' } }) });
+    onlineManager.setOnline(false);
+    const err = await caught(outbox.send(post('Post ride A → B')));
+    expect(isQueued(err)).toBe(true);
+    expect((err as ApiError).message).toBe(QUEUED_MESSAGE);
+    expect(calls).toHaveLength(0);
+    expect(outbox.waiting().map((e) => e.label)).toEqual(['Post ride A → B']);
+
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toEqual({ label: 'Post ride A → B' });
+    expect(calls[0]?.headers.get(KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps a change whose request failed on the line, and sends it again with the same key', async () => {
+    let up = false;
+    const calls = stubApi({
+      'POST /rides': () => {
+        if (!up) throw new TypeError('Failed to fetch');
+        return { status: 201, body: { id: 'r1' } };
+      },
+    });
+    expect(isQueued(await caught(outbox.send(post('Post ride A → B'))))).toBe(true);
+    expect(outbox.waiting()).toHaveLength(1);
+    // The failed request marked the app offline (lib/connectivity.ts); the signal returns.
+    expect(onlineManager.isOnline()).toBe(false);
+    up = true;
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.headers.get(KEY_HEADER)).toBe(calls[0]?.headers.get(KEY_HEADER));
+  });
+
+  it('sends in the order the changes were made; a refused one leaves the list, the rest go on', async () => {
+    const sent: string[] = [];
+    stubApi({
+      'POST /rides': ({ body }) => {
+        const { label } = body as { label: string };
+        sent.push(label);
+        return label === 'second'
+          ? { status: 409, body: { code: 'request_unavailable', message: 'Taken meanwhile' } }
+          : { status: 201, body: {} };
+      },
+    });
+    onlineManager.setOnline(false);
+    for (const label of ['first', 'second', 'third']) await caught(outbox.send(post(label)));
+    expect(outbox.waiting().map((e) => e.label)).toEqual(['first', 'second', 'third']);
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    expect(sent).toEqual(['first', 'second', 'third']);
+  });
+
+  it('stops at a change the server could not take now (503, 401, no answer) and keeps it and those behind it', async () => {
+    const sent: string[] = [];
+    stubApi({
+      'POST /rides': ({ body }) => {
+        sent.push((body as { label: string }).label);
+        return { status: 503, body: { code: 'unavailable', message: 'Try later' } };
+      },
+    });
+    onlineManager.setOnline(false);
+    for (const label of ['first', 'second']) await caught(outbox.send(post(label)));
+    await outbox.flush();
+    onlineManager.setOnline(true);
+    await outbox.flush();
+    expect(sent).toEqual(['first']);
+    expect(outbox.waiting().map((e) => e.label)).toEqual(['first', 'second']);
+  });
+
+  it('a new change made while earlier ones wait goes behind them', async () => {
+    const sent: string[] = [];
+    stubApi({
+      'POST /rides': ({ body }) => {
+        sent.push((body as { label: string }).label);
+        return { status: 201, body: {} };
+      },
+    });
+    onlineManager.setOnline(false);
+    await caught(outbox.send(post('first')));
+    onlineManager.setOnline(true);
+    await outbox.send(post('second'));
+    expect(sent).toEqual(['first', 'second']);
+    expect(outbox.waiting()).toHaveLength(0);
+  });
+
+  it('discards a change on request, and keeps the same change made twice only once', async () => {
+    onlineManager.setOnline(false);
+    stubApi({});
+    await caught(outbox.send(post('Delete ride A → B', {})));
+    await caught(outbox.send(post('Delete ride A → B', {})));
+    await caught(outbox.send(post('Post ride C → D')));
+    expect(outbox.waiting().map((e) => e.label)).toEqual(['Delete ride A → B', 'Post ride C → D']);
+    await outbox.discard(outbox.waiting()[0]!.key);
+    expect(outbox.waiting().map((e) => e.label)).toEqual(['Post ride C → D']);
+  });
+
+  it('survives a reload: a new page reads the changes back and sends them', async () => {
+    onlineManager.setOnline(false);
+    stubApi({});
+    await caught(outbox.send(post('Post ride A → B')));
+    const key = outbox.waiting()[0]!.key;
+    stop();
+
+    const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
+    startOutbox();
+    await vi.waitFor(() => expect(outbox.waiting().map((e) => e.key)).toEqual([key]));
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    expect(calls.map((c) => c.headers.get(KEY_HEADER))).toEqual([key]);
+  });
+
+  it("another person signing in on the device removes the previous person's changes, unsent", async () => {
+    onlineManager.setOnline(false);
+    stubApi({});
+    await caught(outbox.send(post('private change')));
+    const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
+    signIn(client, 'u2');
+    await vi.waitFor(() => expect(outbox.all()).toHaveLength(0));
+    onlineManager.setOnline(true);
+    await outbox.flush();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a session that ended (no one signed in) sends nothing; the same person back sends what waited', async () => {
+    onlineManager.setOnline(false);
+    stubApi({});
+    await caught(outbox.send(post('Post ride A → B')));
+    client.setQueryData(queryKeys.session, { user: null, session: null });
+    const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
+    onlineManager.setOnline(true);
+    await outbox.flush();
+    expect(calls).toHaveLength(0);
+    expect(outbox.all()).toHaveLength(1);
+    signIn(client, 'u1');
+    await vi.waitFor(() => expect(outbox.all()).toHaveLength(0));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('signed out, a write is simply sent (nothing to keep it for)', async () => {
+    client.setQueryData(queryKeys.session, { user: null, session: null });
+    stubApi({
+      'POST /rides': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const err = await caught(outbox.send(post('x')));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('network_error');
+    expect(outbox.all()).toHaveLength(0);
+  });
+
+  it('a handover kept with its photo is sent as a file upload', async () => {
+    const calls = stubApi({ 'POST /bookings/b1/complete': () => ({ status: 200, body: {} }) });
+    onlineManager.setOnline(false);
+    const photo = new File(['jpeg bytes'], 'door.jpg', { type: 'image/jpeg' });
+    await caught(
+      outbox.send({
+        label: 'Complete the delivery',
+        method: 'POST',
+        path: '/bookings/b1/complete',
+        form: [
+          ['code', '123456'],
+          ['photo', photo],
+        ],
+        refresh: [],
+      }),
+    );
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const sent = calls[0]?.body as { code: string; photo: File };
+    expect(sent.code).toBe('123456');
+    expect(sent.photo.name).toBe('door.jpg');
+  });
+
+  it('the lists a sent change touches reload', async () => {
+    stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
+    client.setQueryData(queryKeys.myRides, { items: [] });
+    onlineManager.setOnline(false);
+    await caught(outbox.send(post('Post ride A → B')));
+    expect(client.getQueryState(queryKeys.myRides)?.isInvalidated).toBe(false);
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(client.getQueryState(queryKeys.myRides)?.isInvalidated).toBe(true));
+  });
+});
