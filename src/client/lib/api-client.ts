@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../../shared/errors';
+import { isErrorBody } from '../../shared/error-body';
 import { IDEMPOTENCY_HEADER } from '../../shared/idempotency';
 
 /** An API failure as the UI sees it: the server's stable code and a message fit to show. */
@@ -150,8 +150,7 @@ async function send(path: string, init: ApiInit) {
   if (!res.ok) {
     const payload: unknown = await res.json().catch(() => undefined);
     limit.done();
-    const refusal = errorBodySchema.safeParse(payload);
-    if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
+    if (isErrorBody(payload)) throw new ApiError(res.status, payload.code, payload.message);
     if (limit.timedOut()) throw noConnection('timeout');
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }
