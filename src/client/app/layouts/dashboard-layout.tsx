@@ -10,6 +10,7 @@ import {
   Truck,
   type LucideIcon,
 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Outlet } from 'react-router';
 import { OfflineBanner } from '@/components/offline-banner';
 import { Button } from '@/components/ui/button';
@@ -31,8 +32,10 @@ import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
-import { LiveEvents } from '@/lib/live-events';
 import { PAGE_PATHS } from '../../../shared/routes';
+
+/** The live stream checks each event against its contract (zod): loaded after the first screen, not with it. */
+const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default: m.LiveEvents })));
 
 const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -126,7 +129,9 @@ export function Component() {
 
   return (
     <SidebarProvider>
-      <LiveEvents userId={session.data.user.id} />
+      <Suspense fallback={null}>
+        <LiveEvents userId={session.data.user.id} />
+      </Suspense>
       <DashboardSidebar isAdmin={session.data.user.is_admin} />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">
