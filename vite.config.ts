@@ -86,6 +86,25 @@ function bootAfterPaint(html: string, chunks: string[], boot: string): string {
 }
 
 /**
+ * An app page's prerendered frame (the dashboard while the session is looked up) wants its scripts at once, not
+ * after the paint: the HTML is small and the app is what the visitor came for. Vite's module script and preloads
+ * stay in <head>, the route chunks join them as preloads (all fetched in parallel, no waterfall), the page's first
+ * API requests start from a small script put first (src/client/early-requests.ts). Its #root is marked so the app
+ * renders over the frame instead of hydrating it (src/client/main.tsx).
+ */
+function appShellPage(html: string, chunks: string[], early: string, requests: unknown[]): string {
+  const preloads = chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+  return html
+    .replace(
+      /<meta charset="UTF-8" \/>/,
+      (tag) =>
+        `${tag}<script id="rr-early" type="application/json">${JSON.stringify(requests)}</script>` +
+        `<script type="module" src="/${early}"></script>`,
+    )
+    .replace(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/, (tag) => tag + preloads);
+}
+
+/**
  * After the client build, renders every public page with scripts/prerender.tsx (loaded through Vite's SSR loader
  * so aliases and TSX work) into a copy of index.html: the page's markup, <title>, description, inline CSS and its chunks,
  * written to dist/client/<path>/index.html, which the server sends for that path.
@@ -111,6 +130,8 @@ function prerender(): Plugin {
         const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
         const boot = manifest['src/client/boot.ts']?.file;
         if (!boot) throw new Error('prerender: src/client/boot.ts is not in the build manifest');
+        const early = manifest['src/client/early-requests.ts']?.file;
+        if (!early) throw new Error('prerender: src/client/early-requests.ts is not in the build manifest');
         const server = await createServer({
           root: config.root,
           configFile: false,
@@ -130,15 +151,21 @@ function prerender(): Plugin {
               const { body, head } = await mod.renderPage(url);
               const root = '<div id="root"><!--app-html--></div>';
               if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-              const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
+              const chunks = pageChunks(manifest, page.modules);
+              const styled = inlineStylesheets(template, outDir);
+              const html = (
+                page.appShell
+                  ? appShellPage(styled, chunks, early, page.appShell.requests)
+                  : bootAfterPaint(styled, chunks, boot)
+              )
                 .replace(/<title>[^<]*<\/title>/, '')
                 .replace(/<meta\s+name="description"[^>]*>/, '')
                 .replace('</head>', `${head}</head>`)
-                .replace(root, () => `<div id="root">${body}</div>`);
+                .replace(root, () => `<div id="root"${page.appShell ? ' data-app-shell' : ''}>${body}</div>`);
               writeFileSync(join(dir, file), html);
             }
           }
-          config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
+          config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} pages`);
         } finally {
           await server.close();
           // The manifest was only needed here; it is not for the public.
@@ -294,9 +321,10 @@ export default defineConfig({
     manifest: true,
     // Every browser that runs ES2022 supports <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
-    // boot.ts is its own entry: prerendered pages load it instead of the app's entry (see bootAfterPaint).
+    // boot.ts is its own entry: prerendered pages load it instead of the app's entry (see bootAfterPaint); so is
+    // early-requests.ts, which an app page's frame loads first (see appShellPage).
     rolldownOptions: {
-      input: { index: 'index.html', boot: 'src/client/boot.ts' },
+      input: { index: 'index.html', boot: 'src/client/boot.ts', early: 'src/client/early-requests.ts' },
       // Only the modules sorted above: a group's default would pull their dependencies (React Router...) in too.
       output: {
         codeSplitting: {

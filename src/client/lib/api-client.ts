@@ -1,5 +1,6 @@
 import { isErrorBody } from '../../shared/error-body';
 import { IDEMPOTENCY_HEADER } from '../../shared/idempotency';
+import { fetchOrEarly } from './early-responses';
 
 /** An API failure as the UI sees it: the server's stable code and a message fit to show. */
 export class ApiError extends Error {
@@ -132,7 +133,8 @@ async function send(path: string, init: ApiInit) {
   const limit = deadline(init.timeoutMs ?? (multipart ? timeoutFor(body) : REQUEST_TIMEOUT_MS), init.signal);
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, {
+    // fetch, or the same GET that the page's HTML already started (lib/early-responses.ts).
+    res = await fetchOrEarly(`/api${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
