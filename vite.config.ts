@@ -86,6 +86,25 @@ function bootAfterPaint(html: string, chunks: string[], boot: string): string {
 }
 
 /**
+ * An app page's prerendered frame (the dashboard while the session is looked up) wants its scripts at once, not
+ * after the paint: the HTML is small and the app is what the visitor came for. Vite's module script and preloads
+ * stay in <head>, the route chunks join them as preloads (all fetched in parallel, no waterfall), the page's first
+ * API requests start from a small script put first (src/client/early-requests.ts). Its #root is marked so the app
+ * renders over the frame instead of hydrating it (src/client/main.tsx).
+ */
+function appShellPage(html: string, chunks: string[], early: string, requests: unknown[]): string {
+  const preloads = chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+  return html
+    .replace(
+      /<meta charset="UTF-8" \/>/,
+      (tag) =>
+        `${tag}<script id="rr-early" type="application/json">${JSON.stringify(requests)}</script>` +
+        `<script type="module" src="/${early}"></script>`,
+    )
+    .replace(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/, (tag) => tag + preloads);
+}
+
+/**
  * After the client build, renders every public page with scripts/prerender.tsx (loaded through Vite's SSR loader
  * so aliases and TSX work) into a copy of index.html: the page's markup, <title>, description, inline CSS and its chunks,
  * written to dist/client/<path>/index.html, which the server sends for that path.
@@ -111,6 +130,8 @@ function prerender(): Plugin {
         const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
         const boot = manifest['src/client/boot.ts']?.file;
         if (!boot) throw new Error('prerender: src/client/boot.ts is not in the build manifest');
+        const early = manifest['src/client/early-requests.ts']?.file;
+        if (!early) throw new Error('prerender: src/client/early-requests.ts is not in the build manifest');
         const server = await createServer({
           root: config.root,
           configFile: false,
@@ -130,15 +151,21 @@ function prerender(): Plugin {
               const { body, head } = await mod.renderPage(url);
               const root = '<div id="root"><!--app-html--></div>';
               if (!template.includes(root)) throw new Error(`prerender: index.html lacks ${root}`);
-              const html = bootAfterPaint(inlineStylesheets(template, outDir), pageChunks(manifest, page.modules), boot)
+              const chunks = pageChunks(manifest, page.modules);
+              const styled = inlineStylesheets(template, outDir);
+              const html = (
+                page.appShell
+                  ? appShellPage(styled, chunks, early, page.appShell.requests)
+                  : bootAfterPaint(styled, chunks, boot)
+              )
                 .replace(/<title>[^<]*<\/title>/, '')
                 .replace(/<meta\s+name="description"[^>]*>/, '')
                 .replace('</head>', `${head}</head>`)
-                .replace(root, () => `<div id="root">${body}</div>`);
+                .replace(root, () => `<div id="root"${page.appShell ? ' data-app-shell' : ''}>${body}</div>`);
               writeFileSync(join(dir, file), html);
             }
           }
-          config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} public pages`);
+          config.logger.info(`prerendered ${mod.PRERENDERED_PAGES.length} pages`);
         } finally {
           await server.close();
           // The manifest was only needed here; it is not for the public.
@@ -148,6 +175,67 @@ function prerender(): Plugin {
     },
   };
 }
+
+/**
+ * The dashboard's first screen (issue 15, docs/weak-signal.md): its route modules, whose code (beyond the app's
+ * entry) is bundled into two chunks instead of twenty-odd small shared ones. On a slow line every chunk costs a
+ * round trip, and HTTP/1.1 fetches six at a time: 28 files of 125 KB took longer than 4 files of the same bytes.
+ */
+const QUERY_LAYOUT = 'src/client/app/layouts/query-layout.tsx';
+const DASHBOARD_FIRST_SCREEN = [
+  'src/client/app/layouts/dashboard-layout.tsx',
+  'src/client/app/routes/dashboard-home.tsx',
+];
+/** Pages outside the dashboard that also use the query layout: what they share with it stays out of its chunk. */
+const PUBLIC_ROUTES = /src\/client\/app\/routes\/(?!dashboard-)[^/]+\.tsx$/;
+
+/**
+ * Sorts the modules of the dashboard's first screen into chunk groups once the module graph is known (buildEnd
+ * runs before chunking): 'query' is the query layout's code (TanStack Query, the API client, the kept cache), loaded
+ * by every page that talks to the API; 'dashboard' is what only the dashboard's pages use; 'common' what they share
+ * with a public page (icons, card). Modules of the entry stay in the entry.
+ */
+function firstScreenChunks() {
+  const groups = new Map<string, 'query' | 'dashboard' | 'common'>();
+  const plugin: Plugin = {
+    name: 'ruralroute-first-screen-chunks',
+    apply: 'build',
+    buildEnd() {
+      const root = process.cwd();
+      const closure = (ids: string[]) => {
+        const seen = new Set<string>();
+        const visit = (id: string) => {
+          if (seen.has(id)) return;
+          seen.add(id);
+          this.getModuleInfo(id)?.importedIds.forEach(visit);
+        };
+        ids.forEach(visit);
+        return seen;
+      };
+      const all = [...this.getModuleIds()];
+      const entry = closure(all.filter((id) => id.endsWith('/src/client/main.tsx')));
+      const publicPages = closure(all.filter((id) => PUBLIC_ROUTES.test(id)));
+      const seeds = [QUERY_LAYOUT, ...DASHBOARD_FIRST_SCREEN].map((f) => join(root, f));
+      const query = closure([seeds[0]!]);
+      const dashboard = closure(seeds.slice(1));
+      const group = (id: string) => {
+        // The route modules keep their own (small) chunks: the build manifest, and so the prerenderer, finds
+        // chunks by the module they were made for.
+        if (entry.has(id) || seeds.includes(id)) return undefined;
+        if (query.has(id)) return 'query';
+        // Small shared pieces (icons, card, dates) also used by a public page: one chunk rather than one each.
+        if (publicPages.has(id)) return 'common';
+        return 'dashboard';
+      };
+      for (const id of new Set([...query, ...dashboard])) {
+        const name = group(id);
+        if (name) groups.set(id, name);
+      }
+    },
+  };
+  return { plugin, group: (id: string) => groups.get(id) ?? null };
+}
+const firstScreen = firstScreenChunks();
 
 /** The web app manifest: what a phone shows when RuralRoute is added to its home screen. */
 const WEB_APP_MANIFEST: Partial<ManifestOptions> = {
@@ -223,7 +311,7 @@ function serviceWorker() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), firstScreen.plugin, prerender(), serviceWorker(), precompress()],
   resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
   build: {
     outDir: 'dist/client',
@@ -233,8 +321,22 @@ export default defineConfig({
     manifest: true,
     // Every browser that runs ES2022 supports <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
-    // boot.ts is its own entry: prerendered pages load it instead of the app's entry (see bootAfterPaint).
-    rolldownOptions: { input: { index: 'index.html', boot: 'src/client/boot.ts' } },
+    // boot.ts is its own entry: prerendered pages load it instead of the app's entry (see bootAfterPaint); so is
+    // early-requests.ts, which an app page's frame loads first (see appShellPage).
+    rolldownOptions: {
+      input: { index: 'index.html', boot: 'src/client/boot.ts', early: 'src/client/early-requests.ts' },
+      // Only the modules sorted above: a group's default would pull their dependencies (React Router...) in too.
+      output: {
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [
+            { name: firstScreen.group },
+            // Icons used by more than one page: one small chunk instead of one request per icon.
+            { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

@@ -8,7 +8,7 @@
  * Exits 1 when a budget is missed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -200,7 +200,10 @@ async function main() {
       try {
         console.log(
           '\nSlow line (400 kbit/s each way, 400 ms round trip), first visit in a fresh context; then one in-app ' +
-            'navigation once the service worker controls the page (script fetched from the network):\n',
+            'navigation once the service worker controls the page (script fetched from the network). Load average ' +
+            `(1/5/15 min, the machine is shared): ${loadavg()
+              .map((l) => l.toFixed(2))
+              .join(' ')}\n`,
         );
         printTable(await measureSlowLine(browser, base));
       } finally {

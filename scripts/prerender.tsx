@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '@/app/router';
+import type { EarlyRequest } from '@/lib/early-responses';
 import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
 
 interface PrerenderedPage {
@@ -15,6 +16,11 @@ interface PrerenderedPage {
   modules: string[];
   /** Other versions of the page, for one query value each (PRERENDERED_VARIANTS), written beside its index.html. */
   variants?: { url: string; file: string }[];
+  /**
+   * An app page's frame rather than a public page: its scripts load at once (not after the first paint), the app
+   * renders over it instead of hydrating it, and these API requests start from the HTML (src/client/early-requests.ts).
+   */
+  appShell?: { requests: EarlyRequest[] };
 }
 
 const route = (name: string) => `src/client/app/routes/${name}.tsx`;
@@ -22,7 +28,8 @@ const queryLayout = 'src/client/app/layouts/query-layout.tsx';
 
 /**
  * Every public page that has the same content for everyone until its script runs. /auth is prerendered signed out
- * (it redirects a signed-in person to the dashboard once hydrated), with a second version for `?tab=signup`.
+ * (it redirects a signed-in person to the dashboard once hydrated), with a second version for `?tab=signup`; and
+ * /dashboard's frame (docs/weak-signal.md, 'Fast on a slow line').
  */
 const PAGES: PrerenderedPage[] = [
   { path: PAGE_PATHS.home, modules: [route('home')] },
@@ -34,6 +41,21 @@ const PAGES: PrerenderedPage[] = [
   { path: PAGE_PATHS.auth, modules: [queryLayout, route('auth')] },
   { path: PAGE_PATHS.privacy, modules: [route('privacy')] },
   { path: PAGE_PATHS.terms, modules: [route('terms')] },
+  // The dashboard's frame while the session is looked up: the same for everyone (nothing of a person is in it). A
+  // signed-out visitor is sent on to /auth once the app has the session's answer.
+  {
+    path: PAGE_PATHS.dashboard,
+    modules: [queryLayout, 'src/client/app/layouts/dashboard-layout.tsx', route('dashboard-home')],
+    appShell: {
+      requests: [
+        { path: '/api/auth/session' },
+        { path: '/api/dashboard' },
+        { path: '/api/notifications/unread' },
+        // The sidebar's badge: the sidebar is shown from 768px (a phone opens it from the menu).
+        { path: '/api/messages/unread', media: '(min-width: 768px)' },
+      ],
+    },
+  },
 ];
 
 export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({

@@ -12,8 +12,10 @@ import './styles.css';
 
 async function start() {
   const container = document.getElementById('root')!;
-  // Prerendered pages arrive with their HTML (see scripts/prerender.tsx); the rest start from an empty shell.
-  const prerendered = container.firstElementChild !== null;
+  // Prerendered pages arrive with their HTML (see scripts/prerender.tsx) and are hydrated; the rest start from an
+  // empty shell. An app page's prerendered frame (data-app-shell: /dashboard while the session is looked up) is
+  // rendered over instead: the app may already know more (the session kept on the device) than the frame shows.
+  const prerendered = container.firstElementChild !== null && container.dataset.appShell === undefined;
   await resolveLazyRoutes(window.location.pathname).catch(() => {
     // A chunk failed to load (weak signal): the router retries it and shows the route error page if it fails.
   });

@@ -1,5 +1,6 @@
-import { errorBodySchema } from '../../shared/errors';
+import { isErrorBody } from '../../shared/error-body';
 import { IDEMPOTENCY_HEADER } from '../../shared/idempotency';
+import { fetchOrEarly } from './early-responses';
 
 /** An API failure as the UI sees it: the server's stable code and a message fit to show. */
 export class ApiError extends Error {
@@ -161,7 +162,8 @@ async function send(path: string, init: ApiInit) {
   const limit = deadline(init.timeoutMs ?? (multipart ? timeoutFor(body) : REQUEST_TIMEOUT_MS), init.signal);
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, {
+    // fetch, or the same GET that the page's HTML already started (lib/early-responses.ts).
+    res = await fetchOrEarly(`/api${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
@@ -179,8 +181,7 @@ async function send(path: string, init: ApiInit) {
   if (!res.ok) {
     const payload: unknown = await res.json().catch(() => undefined);
     limit.done();
-    const refusal = errorBodySchema.safeParse(payload);
-    if (refusal.success) throw new ApiError(res.status, refusal.data.code, refusal.data.message);
+    if (isErrorBody(payload)) throw new ApiError(res.status, payload.code, payload.message);
     if (limit.timedOut()) throw noConnection('timeout');
     throw new ApiError(res.status, 'unexpected_response', 'Something went wrong on our side. Please try again.');
   }

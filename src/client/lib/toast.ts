@@ -1,14 +1,28 @@
-import { toast } from 'sonner';
 import { ApiError } from './api-client';
 import { whenToasterReady } from './toaster-signal';
 
+type Toast = typeof import('sonner').toast;
+let sonner: Promise<Toast> | undefined;
+
+/**
+ * sonner is imported with the first toast, not with this module: the pages that may toast then do not carry it in
+ * their first scripts (8 KB compressed on the dashboard's critical path). The toaster, mounted by then, has already
+ * loaded it, so this resolves at once; toasts keep their order (each waits on the same promise).
+ */
+function show(toastWith: (toast: Toast) => void) {
+  whenToasterReady(() => {
+    sonner ??= import('sonner').then((m) => m.toast);
+    void sonner.then(toastWith);
+  });
+}
+
 /** The spec's toasts: a title and a description. */
 export function toastSuccess(title: string, description?: string) {
-  whenToasterReady(() => toast.success(title, { description }));
+  show((toast) => toast.success(title, { description }));
 }
 
 export function toastError(title: string, description?: string) {
-  whenToasterReady(() => toast.error(title, { description }));
+  show((toast) => toast.error(title, { description }));
 }
 
 /** One place that turns a failed call into the spec's destructive 'Error' toast with the server's message. */

@@ -10,6 +10,7 @@ import {
   Truck,
   type LucideIcon,
 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Outlet } from 'react-router';
 import { OfflineBanner } from '@/components/offline-banner';
 import { Button } from '@/components/ui/button';
@@ -32,8 +33,10 @@ import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
-import { LiveEvents } from '@/lib/live-events';
 import { PAGE_PATHS } from '../../../shared/routes';
+
+/** The live stream checks each event against its contract (zod): loaded after the first screen, not with it. */
+const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default: m.LiveEvents })));
 
 const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -99,20 +102,52 @@ function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
+/**
+ * While the session is looked up (spec: 'Loading...'): the dashboard's frame, with nothing of anyone in it. The
+ * build prerenders this as /dashboard's HTML (scripts/prerender.tsx), so a slow line shows it at once instead of a
+ * blank page; the app then renders over it. The sidebar here is the desktop one only (a phone's opens from the menu).
+ */
+function DashboardPending() {
+  return (
+    <div className="flex min-h-svh w-full">
+      <title>Dashboard — RuralRoute</title>
+      <meta name="description" content="Your rides, requests and bookings on RuralRoute." />
+      <nav
+        aria-label="Dashboard navigation"
+        className="sticky top-0 hidden h-svh w-64 shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground md:flex"
+      >
+        <span className="flex h-14 items-center px-3 text-lg font-bold text-primary">RuralRoute</span>
+        <ul className="flex flex-col gap-1 p-2">
+          {DASHBOARD_LINKS.map(({ to, label, icon: Icon, end }) => (
+            <li key={to}>
+              <NavLink to={to} end={end} className={sidebarItemClass}>
+                <Icon aria-hidden />
+                <span className="truncate">{label}</span>
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-4">
+          <p className="text-lg font-semibold">RuralRoute Dashboard</p>
+        </header>
+        <main className="flex-1 p-4 md:p-6">
+          <OfflineBanner />
+          <p role="status" className="text-center text-lg">
+            Loading...
+          </p>
+        </main>
+      </div>
+    </div>
+  );
+}
+
 /** Spec "Dashboard layout": 'Loading...' while the session is looked up, /auth when signed out, else the shell. */
 export function Component() {
   const session = useSession();
 
-  if (session.isPending) {
-    return (
-      <div className="p-8">
-        <OfflineBanner />
-        <p role="status" className="text-center text-lg">
-          Loading...
-        </p>
-      </div>
-    );
-  }
+  if (session.isPending) return <DashboardPending />;
   // With a session already known (loaded before, or kept on the device), a failed check keeps the dashboard: its
   // lists show what was last loaded. A 401 is not a failure here: it records the signed-out state.
   if (session.data === undefined) {
@@ -127,7 +162,9 @@ export function Component() {
 
   return (
     <SidebarProvider>
-      <LiveEvents userId={session.data.user.id} />
+      <Suspense fallback={null}>
+        <LiveEvents userId={session.data.user.id} />
+      </Suspense>
       <DashboardSidebar isAdmin={session.data.user.is_admin} />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-2">

@@ -1,9 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { outbox } from '@/lib/outbox';
 import { indexedDbSnapshots, persistQueryCache } from '@/lib/query-persistence';
-import { requestToaster } from '@/lib/toaster-signal';
 import { queryClient } from '../providers';
 
 /**
@@ -20,11 +18,10 @@ export const cacheRestored =
 
 /**
  * Wraps the pages that talk to the API (/auth, /contact, /dashboard). Kept out of the public pages' entry so a
- * first visit to / downloads neither TanStack Query nor the toaster.
+ * first visit to / downloads no TanStack Query. The toaster comes with the first toast (lib/toaster-signal.ts), not
+ * with these pages: on a slow line it would compete with the dashboard's first screen.
  */
 export function Component() {
-  // These pages toast; fetch the toaster now rather than when the first toast is due.
-  useEffect(() => requestToaster(), []);
   return (
     <QueryClientProvider client={queryClient}>
       <Outlet />

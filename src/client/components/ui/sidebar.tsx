@@ -1,7 +1,6 @@
 import { PanelLeft } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet';
 import { useIsMobile } from '@/hooks/use-is-mobile';
 import { cn } from '@/lib/utils';
 
@@ -19,6 +18,12 @@ interface SidebarContextValue {
   isMobile: boolean;
   toggleSidebar: () => void;
 }
+
+/**
+ * The phone's sheet is a radix Dialog (about 12 KB compressed with its helpers): loaded the first time it opens,
+ * not with the dashboard's first screen. Closed, it renders nothing anyway.
+ */
+const SidebarSheet = React.lazy(() => import('./sidebar-sheet').then((m) => ({ default: m.SidebarSheet })));
 
 const SidebarContext = React.createContext<SidebarContextValue | null>(null);
 
@@ -101,21 +106,16 @@ export function Sidebar({
   label: string;
 }) {
   const { isMobile, state, openMobile, setOpenMobile } = useSidebar();
+  const [sheetUsed, setSheetUsed] = React.useState(false);
+  if (isMobile && openMobile && !sheetUsed) setSheetUsed(true);
   if (isMobile) {
+    if (!sheetUsed) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
-          data-sidebar="sidebar"
-          data-mobile="true"
-          // Portalled outside the provider, so the 18rem mobile width is literal here.
-          className="w-[18rem] max-w-[85vw] p-0"
-          aria-label={label}
-        >
-          <SheetTitle className="sr-only">{label}</SheetTitle>
-          <SheetDescription className="sr-only">Navigation for your RuralRoute dashboard.</SheetDescription>
-          <div className="flex h-full flex-col">{children}</div>
-        </SheetContent>
-      </Sheet>
+      <React.Suspense fallback={null}>
+        <SidebarSheet open={openMobile} onOpenChange={setOpenMobile} label={label}>
+          {children}
+        </SidebarSheet>
+      </React.Suspense>
     );
   }
   return (

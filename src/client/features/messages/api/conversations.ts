@@ -1,6 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { conversationSummarySchema, unreadSchema } from '../../../../shared/messages';
-import { api } from '@/lib/api-client';
+import { conversationSummarySchema } from '../../../../shared/messages';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -14,12 +12,5 @@ export const useConversations = listQuery({
   queryKey: queryKeys.conversations,
 });
 
-const unreadQueryOptions = queryOptions({
-  queryKey: queryKeys.unread,
-  queryFn: async ({ signal }) => unreadSchema.parse(await api<unknown>('/messages/unread', { signal })),
-});
-
-/** GET /messages/unread: how many conversations have messages I have not read (the sidebar's badge). */
-export function useUnreadConversations() {
-  return useQuery(unreadQueryOptions);
-}
+/** The sidebar's badge lives in ./unread (no zod in the dashboard's first scripts). */
+export { useUnreadConversations } from './unread';

@@ -3,7 +3,7 @@ import { NavLink } from 'react-router';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { SidebarItemLabel, sidebarItemClass } from '@/components/ui/sidebar';
 import { cn } from '@/lib/utils';
-import { useUnreadConversations } from '../api/conversations';
+import { useUnreadConversations } from '../api/unread';
 
 /** The sidebar's 'Messages' entry with the number of conversations that have unread messages (none at 0). */
 export function MessagesNavLink({ onClick }: { onClick?: () => void }) {

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notificationSchema, notificationUnreadSchema } from '../../../../shared/notifications';
 import { api } from '@/lib/api-client';
 import { listQuery } from '@/lib/pagination';
@@ -15,18 +15,8 @@ export const useNotifications = listQuery({
   queryKey: queryKeys.notificationList,
 });
 
-const unreadQueryOptions = queryOptions({
-  queryKey: queryKeys.notificationUnread,
-  queryFn: async ({ signal }) =>
-    notificationUnreadSchema.parse(await api<unknown>('/notifications/unread', { signal })),
-  // The live stream keeps it current; coming back to the tab also checks, in case the stream was down meanwhile.
-  refetchOnWindowFocus: true,
-});
-
-/** GET /notifications/unread: how many notifications I have not read (the bell's badge). */
-export function useUnreadNotifications() {
-  return useQuery(unreadQueryOptions);
-}
+/** The bell's count lives in ./unread (no zod in the dashboard's first scripts); the page uses it from here too. */
+export { useUnreadNotifications } from './unread';
 
 /**
  * POST /notifications/:id/read when a notification is opened. The page navigates at once without waiting for it,

@@ -3,7 +3,7 @@ import { NavLink } from 'react-router';
 import { PAGE_PATHS } from '../../../../shared/routes';
 import { buttonVariants } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { useUnreadNotifications } from '../api/notifications';
+import { useUnreadNotifications } from '../api/unread';
 
 /** The badge's text: large counts are capped so the badge stays small ('99+'). */
 export function unreadBadgeText(count: number): string {
