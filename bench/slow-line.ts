@@ -94,7 +94,10 @@ async function measure(context: BrowserContext, base: string, path: string, next
     link.click();
   }, next);
   await page.waitForURL(`**${next}`, { timeout: 60_000 });
-  await page.waitForLoadState('networkidle', { timeout: 120_000 });
+  // The next page has rendered (its chunks came first), then a moment for anything it loads late. Not 'networkidle':
+  // a signed-in page keeps its live-event stream open, and the worker may still be precaching.
+  await page.locator('h1').first().waitFor({ timeout: 120_000 });
+  await page.waitForTimeout(1500);
   await page.close();
   return {
     page: path,

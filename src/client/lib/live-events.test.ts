@@ -1,5 +1,5 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationPage, Message } from '../../shared/messages';
 import type { ConversationData } from './conversation-cache';
 import { connectLiveEvents, type EventSourceConstructor } from './live-events';
@@ -147,6 +147,23 @@ describe('live events', () => {
     latest().emit('ready', { resumed: false });
     expect(invalidated(queryKeys.dashboard)).toBe(true);
     expect(invalidated(queryKeys.myRides)).toBe(false);
+    unsubscribe();
+  });
+
+  it('the first connection reloads what was on screen before the stream opened (a change may have come between)', async () => {
+    // Loaded before this stream: in the test's beforeEach the stream opened already, so load, then open another.
+    const onScreen = new QueryObserver(client, {
+      queryKey: queryKeys.myRides,
+      queryFn: () => ({}),
+      staleTime: Infinity,
+    });
+    const unsubscribe = onScreen.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getQueryState(queryKeys.myRides)?.dataUpdatedAt).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const stop = connectLiveEvents(client, 'me', FakeEventSource as unknown as EventSourceConstructor);
+    latest().emit('ready', { resumed: false });
+    expect(invalidated(queryKeys.myRides)).toBe(true);
+    stop();
     unsubscribe();
   });
 

@@ -10,7 +10,7 @@ export type EventSourceConstructor = new (url: string) => EventSource;
 const CLOSED = 2;
 
 /** What each event changes in the cache: the one place the live stream touches the app's data. */
-function handlers(client: QueryClient, userId: string, reopened: () => boolean) {
+function handlers(client: QueryClient, userId: string, reopened: () => boolean, firstOpenedAt: () => number) {
   let readyBefore = false;
   const invalidate = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
   const conversationLists = () => {
@@ -21,6 +21,15 @@ function handlers(client: QueryClient, userId: string, reopened: () => boolean) 
     ready: ({ resumed }: LiveEventData<'ready'>) => {
       // A new connection (not a resume): whatever happened while there was none may be missing on screen.
       if (!resumed && (readyBefore || reopened())) void client.invalidateQueries({ type: 'active' });
+      // The first: what was loaded before the stream opened (the page's first screen; the stream starts after it)
+      // may have changed before the stream listened. Not what loaded since: that is no older than the stream.
+      else if (!readyBefore) {
+        const since = firstOpenedAt();
+        void client.invalidateQueries({
+          type: 'active',
+          predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < since,
+        });
+      }
       readyBefore = true;
     },
     reset: () => void client.invalidateQueries(),
@@ -66,11 +75,18 @@ function handlers(client: QueryClient, userId: string, reopened: () => boolean) 
  */
 export function connectLiveEvents(client: QueryClient, userId: string, Source: EventSourceConstructor): () => void {
   let opened = 0;
-  const on = handlers(client, userId, () => opened > 1) as Record<LiveEventName, (data: unknown) => void>;
+  let firstOpenedAt = 0;
+  const on = handlers(
+    client,
+    userId,
+    () => opened > 1,
+    () => firstOpenedAt,
+  ) as Record<LiveEventName, (data: unknown) => void>;
   let source: EventSource | null = null;
 
   const open = () => {
     opened += 1;
+    if (opened === 1) firstOpenedAt = Date.now();
     const es = new Source('/api/events');
     source = es;
     for (const name of LIVE_EVENT_NAMES) {
