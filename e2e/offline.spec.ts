@@ -58,7 +58,8 @@ test('installable: every page links the manifest, which opens the dashboard', as
   await serviceWorkerReady(page);
   const cdp = await page.context().newCDPSession(page);
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
-  expect(installabilityErrors).toEqual([]);
+  // A Playwright context is incognito, where Chromium never offers installing; nothing else may be missing.
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
 });
 
 test('opened with no signal, My Rides shows what was last loaded; back online it refreshes; signed out, nothing is kept', async ({
