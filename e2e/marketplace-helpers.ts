@@ -78,3 +78,19 @@ export async function openBooking(page: Page, title: string, tab: 'As driver' | 
   await expect(page).toHaveURL(/\/dashboard\/bookings\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
+
+/** A ride posted through the API with the page's cookies (not the page's connection: works while it is offline). */
+export async function postRideThroughApi(page: Page, origin: string) {
+  const res = await page.request.post('/api/rides', {
+    data: { origin, destination: 'Millbrook', departure_date: dateInDays(3) },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(res.status()).toBe(201);
+}
+
+/** Resolves once the service worker is active, i.e. has precached the app. */
+export async function serviceWorkerReady(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}

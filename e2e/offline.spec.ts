@@ -1,17 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, signUpAndSignIn } from './fixtures';
-import { dateInDays, goTo, tag } from './marketplace-helpers';
+import { goTo, postRideThroughApi, serviceWorkerReady, tag } from './marketplace-helpers';
 
 /** The app kept on the device (docs/weak-signal.md, 'Installable and offline'). */
 
 const OFFLINE = /^You're offline\. Showing what you last saw at .+\.$/;
-
-/** Resolves once the service worker is active, i.e. has precached the app. */
-async function serviceWorkerReady(page: Page) {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-}
 
 /** The device's copy of the query cache (IndexedDB), as text; '' when there is none. */
 function keptOnDevice(page: Page): Promise<string> {
@@ -29,14 +22,6 @@ function keptOnDevice(page: Page): Promise<string> {
         };
       }),
   );
-}
-
-async function postRideThroughApi(page: Page, origin: string) {
-  const res = await page.request.post('/api/rides', {
-    data: { origin, destination: 'Millbrook', departure_date: dateInDays(3) },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.status()).toBe(201);
 }
 
 test('installable: every page links the manifest, which opens the dashboard', async ({ page }) => {

@@ -1,18 +1,12 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { expectNoAxeViolations, expectToast, signUpAndSignIn } from './fixtures';
-import { card, dateInDays, goTo, postRide, tag } from './marketplace-helpers';
+import { card, dateInDays, goTo, postRide, postRideThroughApi, serviceWorkerReady, tag } from './marketplace-helpers';
 
 /** Writes on a weak signal (docs/weak-signal.md): kept on the device with no signal, sent once when it returns. */
 
 const QUEUED = "No connection. Your change is saved and will be sent when you're back online.";
 /** Issue 15's slow profile: 400 kbit/s each way, 400 ms round trip. */
 const SLOW = { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 };
-
-async function serviceWorkerReady(page: Page) {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-}
 
 /** The signal returns, on the slow profile. */
 async function backOnSlowLine(context: BrowserContext, page: Page) {
@@ -27,14 +21,6 @@ async function myRideOrigins(page: Page): Promise<string[]> {
   const res = await page.request.get('/api/rides/mine?limit=50');
   expect(res.status()).toBe(200);
   return ((await res.json()) as { items: { origin: string }[] }).items.map((r) => r.origin);
-}
-
-async function postRideThroughApi(page: Page, origin: string) {
-  const res = await page.request.post('/api/rides', {
-    data: { origin, destination: 'Millbrook', departure_date: dateInDays(3) },
-    headers: { origin: new URL(page.url()).origin },
-  });
-  expect(res.status()).toBe(201);
 }
 
 const waiting = (page: Page) => page.getByRole('region', { name: /^Waiting to send/ });

@@ -229,9 +229,10 @@ export class Outbox {
         // Its usual toast; the refusal texts load only now (not on /auth, which starts the outbox too).
         void import('./mutation-errors').then((m) => m.toastMutationError(err));
       }
-      await this.write((entries) => entries.filter((e) => e.key !== entry.key));
+      // What it changed reloads before it leaves the list: a message stays on screen until the server's copy is.
       const client = this.client;
       if (client) await Promise.all(entry.refresh.map((queryKey) => client.invalidateQueries({ queryKey })));
+      await this.write((entries) => entries.filter((e) => e.key !== entry.key));
     }
     if (this.waiting(userId).length === 0) this.stopRetry();
   }

@@ -1,8 +1,13 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { onlineManager } from '@tanstack/react-query';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BookingDetail } from '../../../../shared/lifecycle';
+import { QUEUED_MESSAGE } from '@/lib/api-client';
+import { outbox } from '@/lib/outbox';
+import { queryKeys } from '@/lib/query-keys';
 import { ADA, makeBookingDetail, SAM, uuid } from '@/test/factories';
+import { sessionOf } from '@/test/moderation';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { BookingDetailPage } from './booking-detail-page';
 
@@ -24,15 +29,12 @@ const CONFIRMED_EVENTS: BookingDetail['events'] = [
  * The booking page with `GET /bookings/:id` answering `booking` (or what `booking()` returns now), and whatever
  * else `routes` adds.
  */
-function renderBooking(
-  booking: BookingDetail | (() => BookingDetail),
-  routes: Parameters<typeof stubApi>[0] = {},
-): { calls: ReturnType<typeof stubApi>; user: ReturnType<typeof userEvent.setup> } {
+function renderBooking(booking: BookingDetail | (() => BookingDetail), routes: Parameters<typeof stubApi>[0] = {}) {
   const current = typeof booking === 'function' ? booking : () => booking;
   const calls = stubApi({ [`GET /bookings/${current().id}`]: () => ({ body: current() }), ...routes });
   const user = userEvent.setup();
-  renderWithProviders(<BookingDetailPage id={current().id} />);
-  return { calls, user };
+  const { client } = renderWithProviders(<BookingDetailPage id={current().id} />);
+  return { calls, user, client };
 }
 
 const buttonNames = () => screen.queryAllByRole('button').map((b) => b.textContent);
@@ -326,6 +328,43 @@ describe("'Complete delivery' dialog", () => {
     expect(sent.headers.has('Content-Type')).toBe(false);
     expect((sent.body as { code: string }).code).toBe('482913');
     expect((sent.body as { photo: File }).photo.name).toBe('handoff.png');
+  });
+});
+
+describe('A handover at a door with no signal', () => {
+  it('keeps the code and the photo on the device, closes the dialog, and completes when the signal returns', async () => {
+    const booking = makeBookingDetail({ status: 'confirmed', actions: ['cancel', 'pickup', 'complete'] });
+    const { calls, user, client } = renderBooking(booking, {
+      [`POST /bookings/${booking.id}/complete`]: () => ({ body: booking }),
+    });
+    client.setQueryData(queryKeys.session, sessionOf(SAM));
+    const stop = outbox.start(client);
+    try {
+      await user.click(await screen.findByRole('button', { name: 'Complete delivery' }));
+      const dialog = within(screen.getByRole('dialog'));
+      await user.type(dialog.getByLabelText('Delivery code'), '482913');
+      await user.upload(
+        dialog.getByLabelText('Photo of the handoff'),
+        new File(['png'], 'door.png', { type: 'image/png' }),
+      );
+      act(() => onlineManager.setOnline(false));
+      await user.click(dialog.getByRole('button', { name: 'Complete delivery' }));
+      expect(await screen.findByText(QUEUED_MESSAGE)).toBeVisible();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(outbox.waiting().map((e) => e.label)).toEqual(['Complete the delivery']);
+      expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+      act(() => onlineManager.setOnline(true));
+      expect(await screen.findByText('Delivery completed')).toBeVisible();
+      const sent = calls.filter((c) => c.method === 'POST');
+      expect(sent).toHaveLength(1);
+      expect((sent[0]!.body as { code: string }).code).toBe('482913');
+      expect((sent[0]!.body as { photo: File }).photo.name).toBe('door.png');
+      await waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    } finally {
+      stop();
+      await outbox.clear();
+    }
   });
 });
 

@@ -2,8 +2,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationPage, Message } from '../../../../shared/messages';
+import { onlineManager } from '@tanstack/react-query';
 import { addMessageToCache } from '@/lib/conversation-cache';
+import { outbox } from '@/lib/outbox';
+import { queryKeys } from '@/lib/query-keys';
 import { ADA, SAM, uuid } from '@/test/factories';
+import { sessionOf } from '@/test/moderation';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { MessagesSection } from './messages-section';
 
@@ -218,6 +222,34 @@ describe('Messages section', () => {
     const [first, second] = posts(calls).map((c) => c.body as { client_id: string });
     expect(second!.client_id).toBe(first!.client_id);
     expect(bubbles()).toHaveLength(1);
+  });
+
+  it("a message written with no signal shows 'Waiting to send', and is sent once when the signal returns", async () => {
+    const onServer: Message[] = [];
+    const { calls, user, client } = renderSection(() => page({ items: onServer }), {
+      [`POST ${PATH}`]: (call) => {
+        onServer.unshift(stored(call));
+        return { status: 201, body: onServer[0] };
+      },
+    });
+    client.setQueryData(queryKeys.session, sessionOf(SAM));
+    const stop = outbox.start(client);
+    try {
+      await screen.findByLabelText('Message');
+      act(() => onlineManager.setOnline(false));
+      await user.type(screen.getByLabelText('Message'), 'At the gate{Enter}');
+      expect(await screen.findByText('Waiting to send')).toBeVisible();
+      expect(bubbles()).toHaveLength(1);
+      expect(posts(calls)).toHaveLength(0);
+      act(() => onlineManager.setOnline(true));
+      await waitFor(() => expect(screen.queryByText('Waiting to send')).not.toBeInTheDocument());
+      expect(posts(calls)).toHaveLength(1);
+      expect(bubbles()).toHaveLength(1);
+      expect(bubbles()[0]).toContain('At the gate');
+    } finally {
+      stop();
+      await outbox.clear();
+    }
   });
 
   it('a refusal from the write limit toasts to wait', async () => {
