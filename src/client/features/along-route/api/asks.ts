@@ -3,6 +3,7 @@ import { deliveryRequestSchema, pageSchema, type DeliveryRequest } from '../../.
 import { ASK_SENT_TOAST, rideAskSchema } from '../../../../shared/places';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
+import { outbox } from '@/lib/outbox';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -36,11 +37,18 @@ export function useMyOpenRequests(enabled: boolean) {
 /** POST /rides/:id/asks { request_id }: the driver is told, and sees the request first along that route. */
 export function useAskToCarry(rideId: string) {
   return useMutation({
+    // With no signal the ask waits in the outbox ('Waiting to send') and is sent when the signal returns.
     mutationFn: (requestId: string) =>
-      api<unknown>(`/rides/${encodeURIComponent(rideId)}/asks`, {
-        method: 'POST',
-        body: { request_id: requestId },
-      }).then((body) => rideAskSchema.parse(body)),
+      outbox
+        .send<unknown>({
+          label: 'Ask a driver to carry your request',
+          method: 'POST',
+          path: `/rides/${encodeURIComponent(rideId)}/asks`,
+          body: { request_id: requestId },
+          sentToast: { title: ASK_SENT_TOAST },
+          refresh: [],
+        })
+        .then((body) => rideAskSchema.parse(body)),
     onSuccess: () => toastSuccess(ASK_SENT_TOAST),
     onError: toastMutationError,
   });

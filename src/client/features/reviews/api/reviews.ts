@@ -17,6 +17,7 @@ import {
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { fetchPage } from '@/lib/pagination';
+import { outbox } from '@/lib/outbox';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -38,9 +39,17 @@ export function useBookingReviews(bookingId: string) {
 export function useSubmitReview(bookingId: string) {
   const client = useQueryClient();
   return useMutation({
+    // With no signal the review waits in the outbox ('Waiting to send') and is sent when the signal returns.
     mutationFn: async (input: ReviewInput) =>
       bookingReviewsSchema.parse(
-        await api<unknown>(`/${path('bookings', bookingId, 'review')}`, { method: 'POST', body: input }),
+        await outbox.send<unknown>({
+          label: 'Review of this delivery',
+          method: 'POST',
+          path: `/${path('bookings', bookingId, 'review')}`,
+          body: input,
+          sentToast: { title: REVIEW_TEXT.submitted },
+          refresh: [queryKeys.bookingReviews(bookingId), queryKeys.users],
+        }),
       ),
     onSuccess: (reviews) => {
       client.setQueryData(queryKeys.bookingReviews(bookingId), reviews);
