@@ -34,6 +34,33 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Fails the build when two chunks import each other, directly or round about: the one evaluated first then reads the
+ * other's exports before they exist (a component undefined at render: React error #130, depending on which page
+ * loaded first). Seen once with hand-made chunk groups; this keeps any chunking from bringing it back.
+ */
+function noChunkCycles(): Plugin {
+  return {
+    name: 'ruralroute-no-chunk-cycles',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const imports = new Map<string, string[]>();
+      for (const [file, out] of Object.entries(bundle)) if (out.type === 'chunk') imports.set(file, out.imports);
+      const state = new Map<string, 'visiting' | 'done'>();
+      const visit = (file: string, path: string[]) => {
+        if (state.get(file) === 'done') return;
+        if (state.get(file) === 'visiting') {
+          this.error(`chunks import each other: ${[...path.slice(path.indexOf(file)), file].join(' -> ')}`);
+        }
+        state.set(file, 'visiting');
+        for (const next of imports.get(file) ?? []) visit(next, [...path, file]);
+        state.set(file, 'done');
+      };
+      for (const file of imports.keys()) visit(file, []);
+    },
+  };
+}
+
 /** The chunks a page needs beyond the entry (its route modules and their static imports), to preload. */
 function pageChunks(manifest: Manifest, modules: string[]): string[] {
   const reach = (keys: string[]) => {
@@ -176,67 +203,6 @@ function prerender(): Plugin {
   };
 }
 
-/**
- * The dashboard's first screen (issue 15, docs/weak-signal.md): its route modules, whose code (beyond the app's
- * entry) is bundled into two chunks instead of twenty-odd small shared ones. On a slow line every chunk costs a
- * round trip, and HTTP/1.1 fetches six at a time: 28 files of 125 KB took longer than 4 files of the same bytes.
- */
-const QUERY_LAYOUT = 'src/client/app/layouts/query-layout.tsx';
-const DASHBOARD_FIRST_SCREEN = [
-  'src/client/app/layouts/dashboard-layout.tsx',
-  'src/client/app/routes/dashboard-home.tsx',
-];
-/** Pages outside the dashboard that also use the query layout: what they share with it stays out of its chunk. */
-const PUBLIC_ROUTES = /src\/client\/app\/routes\/(?!dashboard-)[^/]+\.tsx$/;
-
-/**
- * Sorts the modules of the dashboard's first screen into chunk groups once the module graph is known (buildEnd
- * runs before chunking): 'query' is the query layout's code (TanStack Query, the API client, the kept cache), loaded
- * by every page that talks to the API; 'dashboard' is what only the dashboard's pages use; 'common' what they share
- * with a public page (icons, card). Modules of the entry stay in the entry.
- */
-function firstScreenChunks() {
-  const groups = new Map<string, 'query' | 'dashboard' | 'common'>();
-  const plugin: Plugin = {
-    name: 'ruralroute-first-screen-chunks',
-    apply: 'build',
-    buildEnd() {
-      const root = process.cwd();
-      const closure = (ids: string[]) => {
-        const seen = new Set<string>();
-        const visit = (id: string) => {
-          if (seen.has(id)) return;
-          seen.add(id);
-          this.getModuleInfo(id)?.importedIds.forEach(visit);
-        };
-        ids.forEach(visit);
-        return seen;
-      };
-      const all = [...this.getModuleIds()];
-      const entry = closure(all.filter((id) => id.endsWith('/src/client/main.tsx')));
-      const publicPages = closure(all.filter((id) => PUBLIC_ROUTES.test(id)));
-      const seeds = [QUERY_LAYOUT, ...DASHBOARD_FIRST_SCREEN].map((f) => join(root, f));
-      const query = closure([seeds[0]!]);
-      const dashboard = closure(seeds.slice(1));
-      const group = (id: string) => {
-        // The route modules keep their own (small) chunks: the build manifest, and so the prerenderer, finds
-        // chunks by the module they were made for.
-        if (entry.has(id) || seeds.includes(id)) return undefined;
-        if (query.has(id)) return 'query';
-        // Small shared pieces (icons, card, dates) also used by a public page: one chunk rather than one each.
-        if (publicPages.has(id)) return 'common';
-        return 'dashboard';
-      };
-      for (const id of new Set([...query, ...dashboard])) {
-        const name = group(id);
-        if (name) groups.set(id, name);
-      }
-    },
-  };
-  return { plugin, group: (id: string) => groups.get(id) ?? null };
-}
-const firstScreen = firstScreenChunks();
-
 /** The web app manifest: what a phone shows when RuralRoute is added to its home screen. */
 const WEB_APP_MANIFEST: Partial<ManifestOptions> = {
   id: '/dashboard',
@@ -311,7 +277,7 @@ function serviceWorker() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), firstScreen.plugin, prerender(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
   resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
   build: {
     outDir: 'dist/client',
@@ -325,12 +291,14 @@ export default defineConfig({
     // early-requests.ts, which an app page's frame loads first (see appShellPage).
     rolldownOptions: {
       input: { index: 'index.html', boot: 'src/client/boot.ts', early: 'src/client/early-requests.ts' },
-      // Only the modules sorted above: a group's default would pull their dependencies (React Router...) in too.
+      // No group for the dashboard's first screen (it was tried: grouped modules without their dependencies left
+      // those in the route chunks, chunks imported each other, and a chunk evaluated first read another's icons
+      // before they existed: React error #130, now and then, on the dashboard). Only the icons, which depend on
+      // nothing but lucide's base in the entry.
       output: {
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
-            { name: firstScreen.group },
             // Icons used by more than one page: one small chunk instead of one request per icon.
             { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
           ],
