@@ -17,9 +17,10 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { encodeCursor } from '../src/server/db/cursor';
 import { explainListQueries } from './explain';
-import { createTarget, startServer, stopServer } from './lib';
+import { createTarget, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { BENCH_DELIVERY_CODE, REVIEWS, seed, USERS } from './seed';
+import { createTracer, TRACE, type Tracer } from './trace';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const CONNECTIONS = 50;
@@ -46,6 +47,11 @@ const WRITE_WARMUP_SECONDS = 1;
  */
 const BASELINE = process.env.BENCH_BASELINE;
 const COMPARE_ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 4);
+/**
+ * BENCH_TRACE=1: the API process (not a baseline's) reports, per row, event-loop delay, GC pauses, pool waits,
+ * connection churn and its CPU and database time per request (bench/trace-server.ts), on this port.
+ */
+const TRACE_PORT = Number(process.env.BENCH_TRACE_PORT ?? PORT + 100);
 
 /** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
 const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
@@ -149,6 +155,7 @@ async function startBenchServer(
       // The accept pass sends thousands of writes a second per driver: measure the endpoint, not the throttle
       // refusing it (the throttle's own statement still runs on every write).
       WRITE_LIMIT_PER_USER_MAX: '1000000000',
+      ...(TRACE && port === PORT ? { BENCH_TRACE: '1', BENCH_TRACE_PORT: String(TRACE_PORT) } : { BENCH_TRACE: '' }),
     },
     {
       script: `${checkout}/bench/server.ts`,
@@ -286,6 +293,16 @@ async function main() {
     // A short warm-up so JIT and connection pools are hot before the first measured scenario.
     await autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 10, duration: 2 });
     const backends = await watchBackends(target.url);
+    const tracer: Tracer | undefined = TRACE ? await createTracer(TRACE_PORT, target.url) : undefined;
+    const printTrace = (title: string) => {
+      if (!tracer?.rows.length) return;
+      console.log(
+        `\nServer trace (BENCH_TRACE=1) of the rows above: event-loop delay, GC pauses (count / total ms / max ms), ` +
+          `pool acquire waits, connections opened / closed, API CPU and database time per request (db exec: ` +
+          `${tracer.dbSource}) — ${title}:`,
+      );
+      printTable(tracer.rows.splice(0));
+    };
     const table: Record<string, string | number>[] = [];
     const load = () =>
       loadavg()
@@ -297,7 +314,10 @@ async function main() {
       const cpuBefore = cpuSeconds(pid);
       const dbBefore = await backends.cpu();
       const genBefore = process.cpuUsage();
+      const traced = tracer && port === PORT;
+      if (traced) await tracer.reset();
       const r = await run(s, port);
+      if (traced) await tracer.read(s.name, 'closed loop');
       const gen = process.cpuUsage(genBefore);
       const cpuAfter = cpuSeconds(pid);
       const dbAfter = await backends.cpu();
@@ -368,6 +388,7 @@ async function main() {
     );
     console.table(table);
     console.log(`load average (1/5/15 min) before: ${loadBefore}, after: ${load()} — other processes share the CPUs`);
+    printTrace(`closed loop, ${CONNECTIONS} connections`);
 
     if (kind === 'postgres' && FIXED_RATE > 0) {
       const fixed: Record<string, string | number>[] = [];
@@ -384,7 +405,9 @@ async function main() {
         // Unmeasured warm-up at the same rate: after the idle control phase every cached session has expired, and
         // 1,000 sessions in strict rotation would all miss at once, a cold start a live server does not have.
         await openLoop({ ...load, seconds: 2 });
+        await tracer?.reset();
         const r = await openLoop({ ...load, seconds: DURATION });
+        await tracer?.read(s.name, `open loop ${FIXED_RATE}/s`);
         fixed.push({
           endpoint: s.name,
           'offered req/s': FIXED_RATE,
@@ -399,6 +422,7 @@ async function main() {
         `\nBrowse at a steady ${FIXED_RATE} req/s (open loop, up to ${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up; latency from each request's scheduled time):`,
       );
       console.table(fixed);
+      printTrace(`steady ${FIXED_RATE} req/s`);
 
       const writes: WritePass[] = [
         {
@@ -437,7 +461,9 @@ async function main() {
         offset = Math.round(WRITE_RATE * WRITE_WARMUP_SECONDS);
         const cpuBefore = cpuSeconds(server.pid);
         const dbBefore = await backends.cpu();
+        await tracer?.reset();
         const r = await openLoop({ ...load, seconds: DURATION });
+        await tracer?.read(w.name, `open loop ${WRITE_RATE}/s`);
         const cpuAfter = cpuSeconds(server.pid);
         const dbAfter = await backends.cpu();
         const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.ok));
@@ -458,8 +484,10 @@ async function main() {
           `\nBooking lifecycle writes at a steady ${WRITE_RATE} req/s (open loop, ${DURATION} s each after a ${WRITE_WARMUP_SECONDS} s warm-up, each on its own seeded booking; ${prep.chooses.length} requests with 2 offers, ${prep.completes.length} confirmed bookings):`,
         );
         console.table(lifecycle);
+        printTrace(`writes at ${WRITE_RATE} req/s`);
       }
     }
+    await tracer?.close();
     await backends.close();
     if (baseline) await stopServer(baseline);
     baseline = undefined;
