@@ -3,7 +3,7 @@
  * the oldest 10,000 open ones with two offers each) and 50,000 published reviews on 25,000 older completed
  * deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), starts the API in a child process on BENCH_PORT (default 3300)
  * and loads each endpoint with autocannon (50 connections), printing requests/s and p50/p99 latency. On real
- * PostgreSQL it then measures browse at a steady rate (BENCH_RATE) and the lifecycle's writes, choose and complete,
+ * PostgreSQL it then measures browse and the "my" lists at a steady rate (BENCH_RATE) and the lifecycle's writes, choose and complete,
  * at a steady rate (BENCH_WRITE_RATE), each on a booking of its own. Real PostgreSQL when DATABASE_URL is set (a
  * throwaway database is created and dropped), else embedded PGlite in a temp dir (shorter runs: one connection,
  * single-threaded).
@@ -12,14 +12,15 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, type Database } from '../src/server/db/client';
-import { encodeCursor } from '../src/server/db/cursor';
+import { openDatabase } from '../src/server/db/client';
 import { explainListQueries } from './explain';
-import { createTarget, startServer, stopServer } from './lib';
+import { createTarget, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
+import { pgbenchCeiling, PGBENCH_CLIENTS } from './pgbench';
+import { prepare } from './prepare';
 import { BENCH_DELIVERY_CODE, REVIEWS, seed, USERS } from './seed';
+import { createTracer, TRACE, type Tracer } from './trace';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const CONNECTIONS = 50;
@@ -46,62 +47,16 @@ const WRITE_WARMUP_SECONDS = 1;
  */
 const BASELINE = process.env.BENCH_BASELINE;
 const COMPARE_ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? 4);
-
-/** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
-const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
-  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
-/** Cursors and accept pairs are read straight from the seeded data, so no benchmark time goes to paging there. */
-async function prepare(db: Database['db']) {
-  const [ride] = await rows<{ d: string; t: string; id: string }>(
-    db,
-    sql`select departure_date::text as d, coalesce(departure_time, time '24:00')::text as t, id::text as id
-        from rides where status = 'active' and departure_date >= current_date - 1
-        order by departure_date, coalesce(departure_time, time '24:00'), id offset 9999 limit 1`,
-  );
-  const [request] = await rows<{ at: string; id: string }>(
-    db,
-    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, id::text as id
-        from delivery_requests where status = 'open' order by created_at desc, id desc offset 9999 limit 1`,
-  );
-  if (!ride || !request) throw new Error('seed produced too few rows for a deep page');
-  // The profile rows read the user with the most published reviews.
-  const [reviewed] = await rows<{ id: string; n: number }>(
-    db,
-    sql`select user_id::text as id, rating_count as n from profiles order by rating_count desc limit 1`,
-  );
-  if (!reviewed || reviewed.n < 100) throw new Error('seed produced no user with many reviews');
-  const owners = await rows<{ id: string; owner: number }>(
-    db,
-    sql`select r.id::text as id, substring(u.email from 6 for position('@' in u.email) - 6)::int as owner
-        from delivery_requests r join users u on u.id = r.user_id where r.status = 'open' order by r.created_at desc`,
-  );
-  const userNumber = (column: string) => sql.raw(`substring(${column} from 6 for position('@' in ${column}) - 6)::int`);
-  // choose: the first offer of each request with offers (one choose per request), as its requester.
-  const chooses = await rows<{ id: string; n: number }>(
-    db,
-    sql`select * from (select distinct on (b.request_id) b.id::text as id, ${userNumber('u.email')} as n,
-          b.created_at from bookings b join users u on u.id = b.requester_id where b.status = 'pending'
-          order by b.request_id, b.created_at) first_offers order by created_at`,
-  );
-  // complete: each confirmed booking, as its driver.
-  const completes = await rows<{ id: string; n: number }>(
-    db,
-    sql`select b.id::text as id, ${userNumber('u.email')} as n from bookings b
-        join users u on u.id = b.driver_id where b.status = 'confirmed' order by b.created_at desc`,
-  );
-  return {
-    deepRides: encodeCursor([ride.d, ride.t, ride.id]),
-    deepRequests: encodeCursor([request.at, request.id]),
-    // Driver = the next user after the owner: never their own request, never the same pair twice.
-    acceptPairs: owners.map((o) => ({ requestId: o.id, driver: o.owner % USERS })),
-    // Token index = user number - 1.
-    chooses: chooses.map((c) => ({ id: c.id, token: c.n - 1 })),
-    completes: completes.map((c) => ({ id: c.id, token: c.n - 1 })),
-    profileUser: reviewed.id,
-    profileReviews: reviewed.n,
-  };
-}
+/**
+ * BENCH_TRACE=1: the API process (not a baseline's) reports, per row, event-loop delay, GC pauses, pool waits,
+ * connection churn and its CPU and database time per request (bench/trace-server.ts), on this port.
+ */
+const TRACE_PORT = Number(process.env.BENCH_TRACE_PORT ?? PORT + 100);
+/**
+ * BENCH_CEILING=1 (real PostgreSQL): after the load, the same SQL driven by pgbench on the same data
+ * (bench/pgbench.ts), and per endpoint the API's closed-loop requests/s as a share of that ceiling.
+ */
+const CEILING = process.env.BENCH_CEILING === '1';
 
 /**
  * The issue asks for browse "with ratings shown": one page of each browse list, read as a client would, must carry
@@ -149,6 +104,7 @@ async function startBenchServer(
       // The accept pass sends thousands of writes a second per driver: measure the endpoint, not the throttle
       // refusing it (the throttle's own statement still runs on every write).
       WRITE_LIMIT_PER_USER_MAX: '1000000000',
+      ...(TRACE && port === PORT ? { BENCH_TRACE: '1', BENCH_TRACE_PORT: String(TRACE_PORT) } : { BENCH_TRACE: '' }),
     },
     {
       script: `${checkout}/bench/server.ts`,
@@ -272,6 +228,7 @@ async function main() {
       },
       { name: 'my rides', path: () => '/api/rides/mine', token },
       { name: 'my requests', path: () => '/api/requests/mine', token },
+      { name: 'my bookings', path: () => '/api/bookings/mine', token },
       {
         name: 'accept (POST /bookings)',
         method: 'POST',
@@ -286,6 +243,16 @@ async function main() {
     // A short warm-up so JIT and connection pools are hot before the first measured scenario.
     await autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 10, duration: 2 });
     const backends = await watchBackends(target.url);
+    const tracer: Tracer | undefined = TRACE ? await createTracer(TRACE_PORT, target.url) : undefined;
+    const printTrace = (title: string) => {
+      if (!tracer?.rows.length) return;
+      console.log(
+        `\nServer trace (BENCH_TRACE=1) of the rows above: event-loop delay, GC pauses (count / total ms / max ms), ` +
+          `pool acquire waits, connections opened / closed, API CPU and database time per request (db exec: ` +
+          `${tracer.dbSource}) — ${title}:`,
+      );
+      printTable(tracer.rows.splice(0));
+    };
     const table: Record<string, string | number>[] = [];
     const load = () =>
       loadavg()
@@ -297,7 +264,10 @@ async function main() {
       const cpuBefore = cpuSeconds(pid);
       const dbBefore = await backends.cpu();
       const genBefore = process.cpuUsage();
+      const traced = tracer && port === PORT;
+      if (traced) await tracer.reset();
       const r = await run(s, port);
+      if (traced) await tracer.read(s.name, 'closed loop');
       const gen = process.cpuUsage(genBefore);
       const cpuAfter = cpuSeconds(pid);
       const dbAfter = await backends.cpu();
@@ -368,12 +338,13 @@ async function main() {
     );
     console.table(table);
     console.log(`load average (1/5/15 min) before: ${loadBefore}, after: ${load()} — other processes share the CPUs`);
+    printTrace(`closed loop, ${CONNECTIONS} connections`);
 
     if (kind === 'postgres' && FIXED_RATE > 0) {
       const fixed: Record<string, string | number>[] = [];
       // The /health row is the control: no session, no database, so its tail is the machine's and the generator's.
       const control: Scenario = { name: 'control: GET /health (no session)', path: () => '/api/health', token: null };
-      for (const s of [control, ...scenarios.filter((x) => x.name.startsWith('browse'))]) {
+      for (const s of [control, ...scenarios.filter((x) => x.name.startsWith('browse') || x.name.startsWith('my '))]) {
         const load = {
           port: PORT,
           rate: FIXED_RATE,
@@ -384,7 +355,9 @@ async function main() {
         // Unmeasured warm-up at the same rate: after the idle control phase every cached session has expired, and
         // 1,000 sessions in strict rotation would all miss at once, a cold start a live server does not have.
         await openLoop({ ...load, seconds: 2 });
+        await tracer?.reset();
         const r = await openLoop({ ...load, seconds: DURATION });
+        await tracer?.read(s.name, `open loop ${FIXED_RATE}/s`);
         fixed.push({
           endpoint: s.name,
           'offered req/s': FIXED_RATE,
@@ -396,9 +369,10 @@ async function main() {
         });
       }
       console.log(
-        `\nBrowse at a steady ${FIXED_RATE} req/s (open loop, up to ${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up; latency from each request's scheduled time):`,
+        `\nBrowse and the "my" lists at a steady ${FIXED_RATE} req/s (open loop, up to ${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up; latency from each request's scheduled time):`,
       );
       console.table(fixed);
+      printTrace(`steady ${FIXED_RATE} req/s`);
 
       const writes: WritePass[] = [
         {
@@ -437,7 +411,9 @@ async function main() {
         offset = Math.round(WRITE_RATE * WRITE_WARMUP_SECONDS);
         const cpuBefore = cpuSeconds(server.pid);
         const dbBefore = await backends.cpu();
+        await tracer?.reset();
         const r = await openLoop({ ...load, seconds: DURATION });
+        await tracer?.read(w.name, `open loop ${WRITE_RATE}/s`);
         const cpuAfter = cpuSeconds(server.pid);
         const dbAfter = await backends.cpu();
         const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.ok));
@@ -458,14 +434,38 @@ async function main() {
           `\nBooking lifecycle writes at a steady ${WRITE_RATE} req/s (open loop, ${DURATION} s each after a ${WRITE_WARMUP_SECONDS} s warm-up, each on its own seeded booking; ${prep.chooses.length} requests with 2 offers, ${prep.completes.length} confirmed bookings):`,
         );
         console.table(lifecycle);
+        printTrace(`writes at ${WRITE_RATE} req/s`);
       }
     }
+    await tracer?.close();
     await backends.close();
     if (baseline) await stopServer(baseline);
     baseline = undefined;
     // Plans are read after the load, once bookings exist; PGlite allows one process, so the server stops first.
     await stopServer(server);
     server = undefined;
+    if (CEILING && target.url) {
+      const again = await openDatabase({ url: target.url, dataDir: '' });
+      try {
+        const ceiling = await pgbenchCeiling(again, target.url, tokens, prep);
+        console.log(
+          `\nThe API against its database's ceiling: the same SQL driven by pgbench (${PGBENCH_CLIENTS} clients; bench/pgbench.ts) on this data, load average now ${load()}:`,
+        );
+        printTable(
+          ceiling.map((c) => {
+            const api = table.find((t) => t.endpoint === c.endpoint);
+            const ratio = api ? Number(api['req/s']) / c['tps (ceiling)'] : NaN;
+            return {
+              ...c,
+              'API req/s (closed loop)': api?.['req/s'] ?? '-',
+              'API / ceiling': Number.isFinite(ratio) ? `${Math.round(ratio * 100)}%` : '-',
+            };
+          }),
+        );
+      } finally {
+        await again.close();
+      }
+    }
     if (process.env.BENCH_EXPLAIN !== '0') {
       const again = await openDatabase({ url: target.url, dataDir: target.dataDir });
       await explainListQueries(again, tokens, prep);

@@ -11,7 +11,7 @@ import { createRequestService } from '../src/server/requests/service';
 import { createProfileService } from '../src/server/reviews/profiles';
 import { createRideService } from '../src/server/rides/service';
 
-interface Captured {
+export interface Captured {
   label: string;
   query: string;
   params: unknown[];
@@ -110,17 +110,36 @@ export async function explainListQueries(
   for (const c of captured) {
     if (c.label === '') continue;
     n += 1;
-    // One connection (a transaction) for SET LOCAL, PREPARE and EXECUTE alike.
-    const lines = await database.db.transaction(async (tx) => {
-      await tx.execute(sql.raw('set local plan_cache_mode = force_generic_plan'));
-      await tx.execute(sql.raw(`prepare bench_explain_${n} as ${c.query}`));
-      const args = c.params.length ? `(${c.params.map(literal).join(', ')})` : '';
-      const result = await tx.execute(sql.raw(`explain (analyze, costs off) execute bench_explain_${n}${args}`));
-      await tx.execute(sql.raw(`deallocate bench_explain_${n}`));
-      return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']);
-    });
+    const lines = await explainGeneric(database, c, { analyze: true, name: `bench_explain_${n}` });
     console.log(`\n-- ${c.label}\n${lines.map((l) => `   ${l}`).join('\n')}`);
   }
+}
+
+/**
+ * The plan of one captured statement as the API runs it: prepared, with the generic plan the pool forces
+ * (src/server/db/pool.ts), executed with its captured arguments; `settings` are SET LOCAL first (e.g.
+ * enable_seqscan = off). Returns the plan's lines, without costs.
+ */
+export async function explainGeneric(
+  database: Database,
+  c: Captured,
+  {
+    analyze = false,
+    name = 'rr_explain',
+    settings = [],
+  }: { analyze?: boolean; name?: string; settings?: string[] } = {},
+): Promise<string[]> {
+  // One connection (a transaction) for SET LOCAL, PREPARE and EXECUTE alike.
+  return database.db.transaction(async (tx) => {
+    for (const setting of ['plan_cache_mode = force_generic_plan', ...settings])
+      await tx.execute(sql.raw(`set local ${setting}`));
+    await tx.execute(sql.raw(`prepare ${name} as ${c.query}`));
+    const args = c.params.length ? `(${c.params.map(literal).join(', ')})` : '';
+    const options = analyze ? 'analyze, costs off' : 'costs off';
+    const result = await tx.execute(sql.raw(`explain (${options}) execute ${name}${args}`));
+    await tx.execute(sql.raw(`deallocate ${name}`));
+    return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((r) => r['QUERY PLAN']);
+  });
 }
 
 /** EXECUTE takes literal arguments: quote them (bench data only, never user input). */

@@ -3,6 +3,7 @@
  * load generator and the server do not share one event loop.
  */
 import { serve } from '@hono/node-server';
+import type { Pool } from 'pg';
 import { createApp } from '../src/server/app';
 import { openDatabase } from '../src/server/db/client';
 import { readEnv } from '../src/server/env';
@@ -33,7 +34,18 @@ const database = await openDatabase({
   poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10),
 });
 const app = createApp({ db: database.db, env, notifications: database.notifications });
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: '127.0.0.1' }, (info) => {
+let fetch: typeof app.fetch = app.fetch;
+if (process.env.BENCH_TRACE === '1') {
+  // bench/trace-server.ts; the pool is the one drizzle was given (PGlite has none: no pool waits, no churn).
+  const { startTracer } = await import('./trace-server');
+  const pool = database.kind === 'postgres' ? (database.db as unknown as { $client: Pool }).$client : undefined;
+  const tracer = startTracer({ port: Number(process.env.BENCH_TRACE_PORT), pool });
+  fetch = (request, ...rest) => {
+    tracer.request();
+    return app.fetch(request, ...rest);
+  };
+}
+const server = serve({ fetch, port: env.PORT, hostname: '127.0.0.1' }, (info) => {
   console.log(`bench-server listening on ${info.port}`);
 });
 process.on('SIGTERM', () => {

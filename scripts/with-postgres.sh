@@ -2,6 +2,8 @@
 # Runs a command against a throwaway PostgreSQL server: initdb + pg_ctl into a temp dir on a free port,
 # DATABASE_URL exported for the command, everything removed afterwards. Installs PostgreSQL with apt-get
 # when its binaries are missing. Usage: scripts/with-postgres.sh <command...>
+# WITH_POSTGRES_OPTIONS adds server settings, e.g. "-c shared_preload_libraries=pg_stat_statements" (bench:api's
+# BENCH_TRACE=1 then reports the database's own execution time per request).
 set -euo pipefail
 
 find_bin() {
@@ -38,7 +40,7 @@ trap cleanup EXIT
 
 "${RUN_AS[@]}" "$PGBIN/initdb" -D "$DIR/data" -U postgres -A trust --no-sync -E UTF8 >/dev/null
 "${RUN_AS[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
-  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB" \
+  -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB ${WITH_POSTGRES_OPTIONS:-}" \
   start >/dev/null
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"

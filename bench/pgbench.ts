@@ -1,0 +1,272 @@
+/**
+ * The database's ceiling for the API's own SQL: `bash scripts/with-postgres.sh npx tsx bench/pgbench.ts` seeds the
+ * data of bench:api (bench/seed.ts), sends each endpoint's requests through the real app once per parameter set
+ * while a logging drizzle records the statements (bench/explain.ts), writes them as pgbench custom scripts (one
+ * script per parameter set, picked at random per transaction, the values bound as parameters with
+ * `-M prepared` as node-postgres binds them) and runs pgbench with the bench's client count for a few seconds
+ * each, printing transactions/s and latency. bench:api with BENCH_CEILING=1 runs the same on its own data and
+ * prints API/ceiling.
+ *
+ * What differs from the API: the session lookup is left out (the API's session cache answers almost every request
+ * in steady state); the accept's transaction ends in ROLLBACK so that each script can run again (the same request
+ * and driver twice would be refused), its throttle statement stays outside the transaction as in the API. Two
+ * clients that pick the same accept script at once wait for each other (the same booking's unique key, the same
+ * driver's throttle row), which the API's accept pass, every request a new pair, never does: the accept ceiling is
+ * a lower bound. Options: PGBENCH_CLIENTS (50), PGBENCH_SECONDS (10), PGBENCH_VARIANTS (parameter sets per
+ * endpoint: 128, the most pgbench takes), PGBENCH_ONLY (endpoint name filter), PGBENCH_SHOW=1 (print each
+ * endpoint's first script).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { createApp } from '../src/server/app';
+import { openDatabase, type Database } from '../src/server/db/client';
+import { readEnv } from '../src/server/env';
+import { loggingDb, type Captured } from './explain';
+import { createTarget, percentile, printTable } from './lib';
+import { prepare } from './prepare';
+import { seed } from './seed';
+
+const run = promisify(execFile);
+
+export const PGBENCH_CLIENTS = Number(process.env.PGBENCH_CLIENTS ?? 50);
+const SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
+const VARIANTS = Math.min(128, Number(process.env.PGBENCH_VARIANTS ?? 128));
+
+interface Endpoint {
+  /** As bench:api names the row. */
+  name: string;
+  method?: 'POST';
+  path: (k: number) => string;
+  /** The session token's index for parameter set k. */
+  user: (k: number) => number;
+  body?: (k: number) => unknown;
+}
+
+export interface CeilingRow {
+  endpoint: string;
+  clients: number;
+  'tps (ceiling)': number;
+  'latency avg ms': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  'statements/tx': number;
+  failed: string;
+}
+
+type Prep = Awaited<ReturnType<typeof prepare>>;
+
+function endpoints(prep: Prep, users: number): Endpoint[] {
+  // Parameter set k reads as user k * 7 (spread over the users), accepts as bench:api's k-th pair.
+  const user = (k: number) => (k * 7) % users;
+  // From the end of the list: bench:api's accept pass takes its pairs from the start.
+  const pair = (k: number) => prep.acceptPairs[prep.acceptPairs.length - 1 - (k % prep.acceptPairs.length)]!;
+  return [
+    { name: 'browse rides, first page', path: () => '/rides/browse', user },
+    { name: 'browse rides, deep page (~500)', path: () => `/rides/browse?cursor=${prep.deepRides}`, user },
+    { name: 'browse requests, first page', path: () => '/requests/browse', user },
+    { name: 'browse requests, deep page (~500)', path: () => `/requests/browse?cursor=${prep.deepRequests}`, user },
+    { name: 'my rides', path: () => '/rides/mine', user },
+    { name: 'my requests', path: () => '/requests/mine', user },
+    { name: 'my bookings', path: () => '/bookings/mine', user },
+    {
+      name: 'accept (POST /bookings)',
+      method: 'POST',
+      path: () => '/bookings',
+      user: (k) => pair(k).driver,
+      body: (k) => ({ request_id: pair(k).requestId }),
+    },
+  ];
+}
+
+/** Runs each endpoint once per parameter set through the app, recording its SQL under `${name}#${k}`. */
+async function capture(database: Database, tokens: string[], list: Endpoint[]) {
+  const { db, captured, labelNext } = await loggingDb(database);
+  const dataDir = mkdtempSync(join(tmpdir(), 'rr-pgbench-app-'));
+  const env = readEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, WRITE_LIMIT_PER_USER_MAX: '1000000000' });
+  const app = createApp({ db, env, notifications: database.notifications });
+  const created: string[] = [];
+  try {
+    for (const e of list)
+      for (let k = 0; k < VARIANTS; k++) {
+        const headers = { authorization: `Bearer ${tokens[e.user(k)]}`, 'content-type': 'application/json' };
+        const call = (method: string, path: string, body?: unknown) =>
+          app.request(
+            `http://localhost/api${path}`,
+            { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+            { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+          );
+        // Unlabelled: the session lookup, which the session cache then answers.
+        labelNext('');
+        await call('GET', '/auth/session');
+        labelNext(`${e.name}#${k}`);
+        const res = await call(e.method ?? 'GET', e.path(k), e.body?.(k));
+        if (!res.ok) throw new Error(`${e.name} #${k}: ${res.status} ${await res.text()}`);
+        const body = (await res.json()) as { id?: string };
+        if (e.method === 'POST' && body.id) {
+          created.push(body.id);
+          captured.filter((c) => c.label === `${e.name}#${k}`).forEach((c) => ((c as Tagged).returned = body.id));
+        }
+        labelNext('');
+      }
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  // The accepts made while recording go again, so that pgbench can make the same ones (their events cascade).
+  if (created.length)
+    await database.db.execute(sql`delete from bookings where id = any(${`{${created.join(',')}}`}::uuid[])`);
+  return captured as Tagged[];
+}
+
+type Tagged = Captured & { returned?: string };
+
+/**
+ * Never part of a script: the job worker's claim (its own timer, not the request's), and the session lookup (the
+ * session cache answers it in steady state; recorded now and then when an entry is renewed).
+ */
+const unrelated = (query: string) =>
+  /^update "jobs" set "attempts"/.test(query.trim()) || /^select "sessions"\."id"/.test(query.trim());
+
+/**
+ * One pgbench script per parameter set: `$n` becomes `:k<k>_<n>` (a -D variable, bound as a parameter with
+ * -M prepared), a NULL argument is written as NULL, and the id an insert returned (the new booking) is taken from
+ * its `\gset` instead of the recorded value.
+ */
+function script(statements: Tagged[], k: number, vars: Map<string, string>): string {
+  const lines: string[] = [];
+  for (const c of statements) {
+    let text = c.query.trim();
+    // pgbench reads ':name' as a variable even inside a string literal: write the time literal without colons.
+    text = text.replace(/time '(\d\d):(\d\d)'/g, "time '$1$200'");
+    text = text.replace(/\$(\d+)/g, (_, n: string) => {
+      const value = c.params[Number(n) - 1];
+      if (value === null || value === undefined) return 'NULL';
+      // pgbench refuses an empty -D value.
+      if (value === '') return "''";
+      if (c.returned && value === c.returned) return ':id';
+      const name = `k${k}_${lines.length}_${n}`;
+      vars.set(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      return `:${name}`;
+    });
+    const stray = text.match(/(?<!:):(?!k\d+_\d+_\d+\b|id\b)[A-Za-z0-9_]+/);
+    if (stray) throw new Error(`pgbench would read ${stray[0]} as a variable in: ${text.slice(0, 200)}`);
+    // drizzle's own begin/commit are recorded too: the write's transaction ends in ROLLBACK instead.
+    if (/^commit$/i.test(text)) {
+      lines.push('ROLLBACK;');
+      continue;
+    }
+    const returnsBooking = c.returned && /^insert into "bookings"/.test(text);
+    lines.push(returnsBooking ? `${text} \\gset` : `${text};`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function pgbenchBinary(): string {
+  const dirs = readdirSync('/usr/lib/postgresql').map((v) => `/usr/lib/postgresql/${v}/bin/pgbench`);
+  const found = dirs.find((d) => existsSync(d));
+  if (!found) throw new Error('pgbench not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
+  return found;
+}
+
+/** Seeded database at `url`: pgbench each endpoint's recorded SQL and return one row per endpoint. */
+export async function pgbenchCeiling(database: Database, url: string, tokens: string[], prep: Prep) {
+  const only = process.env.PGBENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
+  const list = endpoints(prep, tokens.length).filter(
+    (e) => !only || only.some((o) => e.name.toLowerCase().includes(o)),
+  );
+  const captured = (await capture(database, tokens, list)).filter((c) => c.label && !unrelated(c.query));
+  const dir = mkdtempSync(join(tmpdir(), 'rr-pgbench-'));
+  const rows: CeilingRow[] = [];
+  try {
+    for (const e of list) {
+      const vars = new Map<string, string>();
+      const files: string[] = [];
+      let statements = 0;
+      for (let k = 0; k < VARIANTS; k++) {
+        const mine = captured.filter((c) => c.label === `${e.name}#${k}`);
+        statements += mine.length;
+        const file = join(dir, `${rows.length}-${k}.sql`);
+        writeFileSync(file, script(mine, k, vars));
+        files.push(file);
+      }
+      const logPrefix = join(dir, `log${rows.length}`);
+      const args = [
+        ...['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(SECONDS)],
+        ...['-l', `--log-prefix=${logPrefix}`],
+        ...files.flatMap((f) => ['-f', `${f}@1`]),
+        ...[...vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
+        url,
+      ];
+      // A client that meets an error stops (pgbench exits 2) but the others' figures stand: report both.
+      if (process.env.PGBENCH_SHOW === '1') console.log(`-- ${e.name}, script 0:\n${readFileSync(files[0]!, 'utf8')}`);
+      // The API's pool plans every statement generically (src/server/db/pool.ts); a custom plan for the literal
+      // values can differ (a seq scan where nearly every row matches the date), so pgbench's sessions do the same.
+      const env = { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan' };
+      const { stdout, aborted } = await run(pgbenchBinary(), args, { maxBuffer: 16 << 20, env }).then(
+        (r) => ({ stdout: r.stdout, aborted: '' }),
+        (err: { stdout?: string; stderr?: string }) => {
+          if (!err.stdout?.includes('tps =')) throw new Error(`pgbench failed for ${e.name}: ${err.stderr ?? ''}`);
+          console.error(`[pgbench] ${e.name}: ${err.stderr?.split('\n').slice(0, 3).join(' | ')}`);
+          return {
+            stdout: err.stdout,
+            aborted: ` (${err.stdout.match(/(\d+) of \d+ clients? aborted/)?.[1] ?? 'some'} clients aborted)`,
+          };
+        },
+      );
+      const tps = Number(stdout.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1] ?? NaN);
+      const avg = Number(stdout.match(/latency average = ([\d.]+) ms/)?.[1] ?? NaN);
+      const failed = Number(stdout.match(/number of failed transactions: (\d+)/)?.[1] ?? 0);
+      // Per-transaction log lines: client, transaction, latency in µs, ...
+      const latencies = readdirSync(dir)
+        .filter((f) => f.startsWith(`log${rows.length}.`))
+        .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'))
+        .map((line) => Number(line.split(' ')[2]) / 1000)
+        .sort((a, b) => a - b);
+      rows.push({
+        endpoint: e.name,
+        clients: PGBENCH_CLIENTS,
+        'tps (ceiling)': Math.round(tps),
+        'latency avg ms': avg,
+        'p50 ms': Math.round(percentile(latencies, 50) * 100) / 100,
+        'p99 ms': Math.round(percentile(latencies, 99) * 100) / 100,
+        'statements/tx': Math.round((statements / VARIANTS) * 10) / 10,
+        failed: `${failed}${aborted}`,
+      });
+      console.log(`[pgbench] ${e.name}: ${Math.round(tps)} tps`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function main() {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('bench/pgbench.ts needs real PostgreSQL: bash scripts/with-postgres.sh npx tsx ...');
+  const started = Date.now();
+  const target = await createTarget(baseUrl);
+  try {
+    const database = await openDatabase({ url: target.url, dataDir: '' });
+    try {
+      console.log('[pgbench] seeding the data of bench:api…');
+      const tokens = await seed(database.db);
+      const prep = await prepare(database.db);
+      const rows = await pgbenchCeiling(database, target.url!, tokens, prep);
+      console.log(
+        `\nThe API's SQL driven by pgbench (-M prepared, ${PGBENCH_CLIENTS} clients, 2 threads, ${SECONDS} s each, ${VARIANTS} parameter sets per endpoint; session lookup left out, accept rolled back):`,
+      );
+      printTable(rows as unknown as Record<string, string | number>[]);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await target.cleanup();
+    console.log(`[pgbench] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+if (process.argv[1]?.endsWith('pgbench.ts')) await main();
