@@ -152,7 +152,8 @@ export class Outbox {
     if (this.waiting(userId).length > 0 && onlineManager.isOnline()) await this.flush();
     const earlier = this.waiting(userId);
     if (!onlineManager.isOnline() || earlier.length > 0) {
-      await this.keep(change, userId, earlier.find((e) => sameChange(e, change))?.key ?? newIdempotencyKey());
+      // The same change already waiting is kept once, with its first key (keep).
+      await this.keep(change, userId, newIdempotencyKey());
       throw new QueuedError();
     }
     const key = newIdempotencyKey();
