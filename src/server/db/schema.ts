@@ -962,3 +962,24 @@ export const savedSearches = pgTable(
     check('saved_searches_name_length', lengthBetween(t.name, SAVED_SEARCH_NAME_MAX)),
   ],
 );
+
+/**
+ * Issue 16: a version per browse list (rides, requests), bumped in the writer's own transaction by statement
+ * triggers (migration 0018) on every table whose rows a browse card shows: the listing itself, the poster's
+ * profile (name, rating) and the user's suspension. Spread over LIST_VERSION_SHARDS rows per list, each backend
+ * bumping its own (pg_backend_pid() % shards), so concurrent writers seldom wait on one row lock. A list's version
+ * is the sum of its rows: it grows with every committed write, so a page cached under one version is served only
+ * while no write has committed since (src/server/db/list-cache.ts), on every instance.
+ */
+export const listVersions = pgTable(
+  'list_versions',
+  {
+    list: text('list').notNull(),
+    shard: integer('shard').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.list, t.shard] }),
+    check('list_versions_list_check', oneOf(t.list, ['rides', 'requests'])),
+  ],
+);

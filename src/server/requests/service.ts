@@ -16,6 +16,7 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
+import { createListCache } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -175,6 +176,18 @@ export function createRequestService(
     filter: browsable(sql.placeholder('viewerId')),
     ...newestFirst,
   });
+  // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list; the viewer's own
+  // offers on a cached page are read with the list's version (db/list-cache.ts).
+  const cachedBrowse = createListCache<DeliveryRequest>(db, {
+    list: 'requests',
+    offers: true,
+    idOf: (request) => request.id,
+    personalize: (request, viewerId, offered) => ({
+      ...request,
+      is_own: request.requester_id === viewerId,
+      accepted_by_me: offered.has(request.id),
+    }),
+  });
 
   /** My requests, newest first. */
   async function listMine(userId: string, page: PageRequest): Promise<Page<DeliveryRequest>> {
@@ -189,7 +202,8 @@ export function createRequestService(
   async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<DeliveryRequest>> {
     const { near, within, from, to, q } = query;
     const toItem = (r: RequestRow) => toRequest(r, viewerId);
-    if (near === undefined && !from && !to && !q) return open({ viewerId }, query, toItem);
+    if (near === undefined && !from && !to && !q)
+      return cachedBrowse(viewerId, `${query.limit}|${query.cursor ?? ''}`, () => open({ viewerId }, query, toItem));
     const dated = deliveryRequests.neededByDate;
     const dates = [
       from ? or(isNull(dated), gte(dated, from)) : undefined,

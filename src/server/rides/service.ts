@@ -11,6 +11,7 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
+import { createListCache } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 interface RideFields {
@@ -128,6 +129,12 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
   // probe of users and two of blocks per row read, on top of the same index range (bench/explain.ts).
   const browseFrom = () => db.select(columns).from(rides).innerJoin(users, eq(users.id, rides.userId)).$dynamic();
   const active = list('rides_browse', browsable(sql.placeholder('today'), sql.placeholder('viewerId')), browseFrom);
+  // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list (db/list-cache.ts).
+  const cachedBrowse = createListCache<Ride>(db, {
+    list: 'rides',
+    idOf: (ride) => ride.id,
+    personalize: (ride, viewerId) => ({ ...ride, is_own: ride.poster_id === viewerId }),
+  });
 
   async function listMine(userId: string, page: PageRequest): Promise<Page<Ride>> {
     return mine({ userId }, page, (r) => toRide(r, userId));
@@ -141,7 +148,12 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
   async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride>> {
     const { near, within, from, to, q } = query;
     const toItem = (r: RideRow) => toRide(r, viewerId);
-    if (near === undefined && !from && !to && !q) return active({ today: earliestToday(), viewerId }, query, toItem);
+    if (near === undefined && !from && !to && !q) {
+      const today = earliestToday();
+      return cachedBrowse(viewerId, `${today}|${query.limit}|${query.cursor ?? ''}`, () =>
+        active({ today, viewerId }, query, toItem),
+      );
+    }
     const dates = [from ? gte(rides.departureDate, from) : undefined, to ? lte(rides.departureDate, to) : undefined];
     const filters = and(
       browsable(earliestToday(), viewerId),

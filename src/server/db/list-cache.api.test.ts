@@ -1,0 +1,156 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { DeliveryRequest, Ride } from '../../shared/marketplace';
+import { setupTestApp, setupTwoInstances } from '../test/harness';
+import { requestBody, rideBody, type PageBody } from '../test/marketplace';
+import type { Db } from './client';
+import { listVersions, profiles, users } from './schema';
+
+/**
+ * Browse pages are served from each instance's memory while their list's version stands (db/list-cache.ts,
+ * migration 0018): what a viewer sees must still be exactly what the database says, right after any write.
+ */
+type Call = <T = unknown>(
+  method: string,
+  path: string,
+  opts?: { cookie?: string; body?: unknown },
+) => Promise<{ status: number; body: T }>;
+
+const browse = async <T>(call: Call, list: 'rides' | 'requests', token: string, query = '') => {
+  const res = await call<PageBody<T>>('GET', `/${list}/browse${query}`, { cookie: token });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+const versionOf = async (db: Db, list: 'rides' | 'requests') => {
+  const [row] = await db
+    .select({ v: sql<string>`coalesce(sum(${listVersions.version}), 0)::text` })
+    .from(listVersions)
+    .where(eq(listVersions.list, list));
+  return BigInt(row!.v);
+};
+
+describe('browse pages cached under their list version', () => {
+  const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+
+  it('each viewer sees their own is_own on a page cached for another, and a post or delete at once', async () => {
+    const ana = await signUpAndIn('Ana Diaz');
+    const ben = await signUpAndIn('Ben Okafor');
+    const posted = await call<Ride>('POST', '/rides', { cookie: ana.token, body: rideBody({ origin: 'Ashby' }) });
+    expect(posted.status).toBe(201);
+
+    const forBen = await browse<Ride>(call, 'rides', ben.token);
+    expect(forBen.items.find((r) => r.id === posted.body.id)).toMatchObject({ is_own: false });
+    // Ana's read is a hit on the page Ben loaded: her ride is still hers.
+    const forAna = await browse<Ride>(call, 'rides', ana.token);
+    expect(forAna.items.find((r) => r.id === posted.body.id)).toMatchObject({ is_own: true, origin: 'Ashby' });
+    expect((await browse<Ride>(call, 'rides', ben.token)).items.find((r) => r.id === posted.body.id)?.is_own).toBe(
+      false,
+    );
+
+    const second = await call<Ride>('POST', '/rides', { cookie: ben.token, body: rideBody({ origin: 'Brill' }) });
+    expect((await browse<Ride>(call, 'rides', ben.token)).items.map((r) => r.id)).toContain(second.body.id);
+    expect((await call('DELETE', `/rides/${second.body.id}`, { cookie: ben.token })).status).toBe(204);
+    expect((await browse<Ride>(call, 'rides', ana.token)).items.map((r) => r.id)).not.toContain(second.body.id);
+  });
+
+  it("a name change, a rating and a suspension show on the next read; a block hides the other's cards at once", async () => {
+    const cara = await signUpAndIn('Cara Lee');
+    const dev = await signUpAndIn('Dev Patel');
+    const ride = (await call<Ride>('POST', '/rides', { cookie: cara.token, body: rideBody() })).body;
+    const request = (await call<DeliveryRequest>('POST', '/requests', { cookie: cara.token, body: requestBody() }))
+      .body;
+    const card = async (list: 'rides' | 'requests', id: string) =>
+      (await browse<Ride & DeliveryRequest>(call, list, dev.token)).items.find((x) => x.id === id);
+    expect(await card('rides', ride.id)).toMatchObject({ poster_name: 'Cara Lee' });
+    expect(await card('requests', request.id)).toMatchObject({ requester_name: 'Cara Lee' });
+
+    const renamed = await call('PATCH', '/account/profile', {
+      cookie: cara.token,
+      body: { full_name: 'Cara Lee-Hunt' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await card('rides', ride.id)).toMatchObject({ poster_name: 'Cara Lee-Hunt' });
+    expect(await card('requests', request.id)).toMatchObject({ requester_name: 'Cara Lee-Hunt' });
+
+    // Any writer counts, not only the app's routes: the triggers bump the versions.
+    const db = ctx.database.db;
+    await db.update(profiles).set({ ratingCount: 1, ratingSum: 4 }).where(eq(profiles.userId, cara.user.id));
+    expect((await card('rides', ride.id))?.poster_rating).toMatchObject({ count: 1 });
+
+    const blocked = await call('POST', '/blocks', { cookie: dev.token, body: { user_id: cara.user.id } });
+    expect(blocked.status).toBe(201);
+    expect(await card('rides', ride.id)).toBeUndefined();
+    expect(await card('requests', request.id)).toBeUndefined();
+    expect((await call('DELETE', `/blocks/${cara.user.id}`, { cookie: dev.token })).status).toBe(204);
+    expect(await card('rides', ride.id)).toBeDefined();
+
+    await db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, cara.user.id));
+    expect(await card('rides', ride.id)).toBeUndefined();
+    expect(await card('requests', request.id)).toBeUndefined();
+  });
+
+  it("accepting a request shows on the driver's cached card without changing the version", async () => {
+    const eve = await signUpAndIn('Eve Stone');
+    const finn = await signUpAndIn('Finn Gray');
+    const gus = await signUpAndIn('Gus Hale');
+    const request = (await call<DeliveryRequest>('POST', '/requests', { cookie: eve.token, body: requestBody() })).body;
+    const card = async (token: string) =>
+      (await browse<DeliveryRequest>(call, 'requests', token)).items.find((x) => x.id === request.id);
+    expect(await card(finn.token)).toMatchObject({ accepted_by_me: false, is_own: false });
+    const before = await versionOf(ctx.database.db, 'requests');
+    expect((await call('POST', '/bookings', { cookie: finn.token, body: { request_id: request.id } })).status).toBe(
+      201,
+    );
+    expect(await versionOf(ctx.database.db, 'requests')).toBe(before);
+    expect(await card(finn.token)).toMatchObject({ accepted_by_me: true });
+    expect(await card(gus.token)).toMatchObject({ accepted_by_me: false });
+    expect(await card(eve.token)).toMatchObject({ is_own: true, accepted_by_me: false });
+  });
+
+  it('cursor pages are cached per cursor and follow writes too', async () => {
+    const hal = await signUpAndIn('Hal Ames');
+    for (let i = 0; i < 3; i++) await call('POST', '/rides', { cookie: hal.token, body: rideBody({ notes: `n${i}` }) });
+    const first = await browse<Ride>(call, 'rides', hal.token, '?limit=1');
+    const cursor = `?limit=1&cursor=${first.next_cursor}`;
+    const next = await browse<Ride>(call, 'rides', hal.token, cursor);
+    expect(next.items[0]!.id).not.toBe(first.items[0]!.id);
+    expect((await call('DELETE', `/rides/${next.items[0]!.id}`, { cookie: hal.token })).status).toBe(204);
+    expect((await browse<Ride>(call, 'rides', hal.token, cursor)).items[0]?.id).not.toBe(next.items[0]!.id);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('browse pages cached on two instances of one PostgreSQL', () => {
+  const { a, b, signUpAndIn } = setupTwoInstances({ AUTH_PER_IP_MAX: '100000' });
+
+  it("a write through one instance is on the other's next page, for the writer and everyone else", async () => {
+    const ivy = await signUpAndIn('Ivy North');
+    const jon = await signUpAndIn('Jon West');
+    // Both instances hold the page, with the request on it.
+    const request = (await a<DeliveryRequest>('POST', '/requests', { cookie: ivy.token, body: requestBody() })).body;
+    const ride = (await a<Ride>('POST', '/rides', { cookie: ivy.token, body: rideBody() })).body;
+    for (const call of [a, b]) {
+      expect((await browse<DeliveryRequest>(call, 'requests', jon.token)).items.map((x) => x.id)).toContain(request.id);
+      expect((await browse<Ride>(call, 'rides', jon.token)).items.map((x) => x.id)).toContain(ride.id);
+    }
+
+    // Deleted on B: A's cached pages are not served again.
+    expect((await b('DELETE', `/requests/${request.id}`, { cookie: ivy.token })).status).toBe(204);
+    expect((await b('DELETE', `/rides/${ride.id}`, { cookie: ivy.token })).status).toBe(204);
+    for (const token of [ivy.token, jon.token]) {
+      expect((await browse<DeliveryRequest>(a, 'requests', token)).items.map((x) => x.id)).not.toContain(request.id);
+      expect((await browse<Ride>(a, 'rides', token)).items.map((x) => x.id)).not.toContain(ride.id);
+    }
+
+    // Posted on A, renamed on B: both show on A's and B's next pages.
+    const again = (await a<Ride>('POST', '/rides', { cookie: ivy.token, body: rideBody() })).body;
+    expect((await browse<Ride>(b, 'rides', jon.token)).items.map((x) => x.id)).toContain(again.id);
+    expect((await b('PATCH', '/account/profile', { cookie: ivy.token, body: { full_name: 'Ivy South' } })).status).toBe(
+      200,
+    );
+    for (const call of [a, b])
+      expect((await browse<Ride>(call, 'rides', jon.token)).items.find((x) => x.id === again.id)).toMatchObject({
+        poster_name: 'Ivy South',
+      });
+  });
+});

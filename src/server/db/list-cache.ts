@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Page } from '../../shared/marketplace';
+import type { Db } from './client';
+import { blocks, bookings, listVersions } from './schema';
+
+export type BrowseList = 'rides' | 'requests';
+
+export interface ListCacheSpec<T> {
+  list: BrowseList;
+  /**
+   * Requests: the viewer's live offers among a cached page's ids are read with the version (a card's 'accepted by
+   * me'); an accept does not change the page itself, so it does not bump the version.
+   */
+  offers?: boolean;
+  idOf: (item: T) => string;
+  /** A cached item as this viewer sees it: whatever on a card depends on who looks (is_own, accepted_by_me). */
+  personalize: (item: T, viewerId: string, offered: ReadonlySet<string>) => T;
+  /** Pages kept per instance (first pages and the cursor pages people reach); default 200. */
+  max?: number;
+}
+
+interface Entry<T> {
+  version: string;
+  page: Page<T>;
+}
+
+/**
+ * A browse list's pages in this process's memory, each under the list's version (the sum of its list_versions
+ * rows, migration 0018) read when the page was loaded. Every request reads the current version in one small
+ * prepared statement, with whether the viewer has any block either way; a page is served from memory only when its
+ * version is still the current one and the viewer has no block (the cached page was cut for someone with none).
+ * Everything else loads the page as before, for this viewer, and a viewer with no block stores it.
+ *
+ * Why this is correct across instances: a write to anything a card shows bumps the version in the writer's own
+ * transaction (statement triggers), so once it has committed every instance reads the new version and misses. The
+ * version is read before the page: a page loaded after a write that committed in between is newer than its version
+ * says, which costs one extra load, never a stale answer. Cursor pages are cached too (the key holds the cursor).
+ */
+export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
+  const cache = new LRUCache<string, Entry<T>>({ max: spec.max ?? 200 });
+  const viewer = sql.placeholder('viewerId');
+  const offers = spec.offers
+    ? sql`array(select ${bookings.requestId}::text from ${bookings} where ${bookings.driverId} = ${viewer}
+        and ${bookings.requestId} = any(string_to_array(${sql.placeholder('ids')}, ',')::uuid[])
+        and ${bookings.status} in ('pending', 'confirmed', 'completed'))`
+    : sql`'{}'::text[]`;
+  const check = db
+    .select({
+      version: sql<string>`(select coalesce(sum(${listVersions.version}), 0)::text from ${listVersions} where ${listVersions.list} = ${sql.raw(`'${spec.list}'`)})`,
+      blocked: sql<boolean>`exists (select 1 from ${blocks} where ${blocks.blockerId} = ${viewer} or ${blocks.blockedId} = ${viewer})`,
+      offered: sql<string[]>`${offers}`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare(`list_cache_${spec.list}`);
+
+  return async function cachedPage(viewerId: string, key: string, load: () => Promise<Page<T>>): Promise<Page<T>> {
+    const entry = cache.get(key);
+    const ids = entry && spec.offers ? entry.page.items.map(spec.idOf).join(',') : '';
+    const [state] = await check.execute({ viewerId, ids });
+    if (!state) throw new Error('list version: no row');
+    if (entry && !state.blocked && entry.version === state.version) {
+      const offered = new Set(state.offered);
+      return { ...entry.page, items: entry.page.items.map((item) => spec.personalize(item, viewerId, offered)) };
+    }
+    const page = await load();
+    if (!state.blocked) cache.set(key, { version: state.version, page });
+    return page;
+  };
+}
