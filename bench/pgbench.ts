@@ -62,8 +62,10 @@ type Prep = Awaited<ReturnType<typeof prepare>>;
 function endpoints(prep: Prep, users: number): Endpoint[] {
   // Parameter set k reads as user k * 7 (spread over the users), accepts as bench:api's k-th pair.
   const user = (k: number) => (k * 7) % users;
-  // From the end of the list: bench:api's accept pass takes its pairs from the start.
-  const pair = (k: number) => prep.acceptPairs[prep.acceptPairs.length - 1 - (k % prep.acceptPairs.length)]!;
+  // From the middle of the list: bench:api's accept pass takes its pairs from the start, and its choose pass matches
+  // the oldest requests (the end of the list: those seeded with two offers), which then refuse an accept.
+  const middle = Math.floor(prep.acceptPairs.length / 2);
+  const pair = (k: number) => prep.acceptPairs[(middle + k) % prep.acceptPairs.length]!;
   return [
     { name: 'browse rides, first page', path: () => '/rides/browse', user },
     { name: 'browse rides, deep page (~500)', path: () => `/rides/browse?cursor=${prep.deepRides}`, user },
