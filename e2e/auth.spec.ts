@@ -87,6 +87,9 @@ test('a signed-out visit to the dashboard lands on /auth', async ({ page }) => {
 test('wrong password and unknown email show the same Error toast', async ({ page }) => {
   const { email } = await signUpAndSignIn(page);
   await page.getByRole('button', { name: 'Sign Out' }).click();
+  // Signed out once home shows: navigating sooner can cut the sign-out request off, and /auth then sends the
+  // still signed-in person to the dashboard.
+  await expect(page).toHaveURL(/\/$/);
   await openPage(page, '/auth');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('Not-the-password-1');
@@ -101,6 +104,9 @@ test('wrong password and unknown email show the same Error toast', async ({ page
 test('an email already registered gets an Error toast', async ({ page }) => {
   const { email } = await signUpAndSignIn(page);
   await page.getByRole('button', { name: 'Sign Out' }).click();
+  // Signed out once home shows: navigating sooner can cut the sign-out request off, and /auth then sends the
+  // still signed-in person to the dashboard.
+  await expect(page).toHaveURL(/\/$/);
   await openPage(page, '/auth?tab=signup');
   await page.getByLabel('Full Name').fill('Someone Else');
   await page.getByLabel('Email').fill(email.toUpperCase());
