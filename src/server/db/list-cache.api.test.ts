@@ -14,7 +14,7 @@ type Call = <T = unknown>(
   method: string,
   path: string,
   opts?: { cookie?: string; body?: unknown },
-) => Promise<{ status: number; body: T }>;
+) => Promise<{ status: number; body: T; headers: Headers }>;
 
 const browse = async <T>(call: Call, list: 'rides' | 'requests', token: string, query = '') => {
   const res = await call<PageBody<T>>('GET', `/${list}/browse${query}`, { cookie: token });
@@ -47,6 +47,12 @@ describe('browse pages cached under their list version', () => {
     expect((await browse<Ride>(call, 'rides', ben.token)).items.find((r) => r.id === posted.body.id)?.is_own).toBe(
       false,
     );
+
+    // A viewer with nothing of theirs on the page gets the stored text: the same page, sent as JSON.
+    const cleo = await signUpAndIn('Cleo Moss');
+    const raw = await call<PageBody<Ride>>('GET', '/rides/browse', { cookie: cleo.token });
+    expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(raw.body).toEqual(forBen);
 
     const second = await call<Ride>('POST', '/rides', { cookie: ben.token, body: rideBody({ origin: 'Brill' }) });
     expect((await browse<Ride>(call, 'rides', ben.token)).items.map((r) => r.id)).toContain(second.body.id);

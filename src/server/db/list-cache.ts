@@ -14,6 +14,8 @@ export interface ListCacheSpec<T> {
    */
   offers?: boolean;
   idOf: (item: T) => string;
+  /** Whose listing it is (a card is_own for them). */
+  ownerOf: (item: T) => string;
   /** A cached item as this viewer sees it: whatever on a card depends on who looks (is_own, accepted_by_me). */
   personalize: (item: T, viewerId: string, offered: ReadonlySet<string>) => T;
   /** Pages kept per instance (first pages and the cursor pages people reach); default 200. */
@@ -23,7 +25,18 @@ export interface ListCacheSpec<T> {
 interface Entry<T> {
   version: string;
   page: Page<T>;
+  /** The page as JSON for a viewer who owns none of it and has no offer on it: most hits send this text as it is. */
+  json: string;
+  owners: ReadonlySet<string>;
 }
+
+/** A page already serialized (a cache hit needing nothing personal): the route sends the text as the body. */
+export class PageJson {
+  constructor(readonly json: string) {}
+}
+
+const NOBODY = '';
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * A browse list's pages in this process's memory, each under the list's version (the sum of its list_versions
@@ -54,17 +67,29 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
     .from(sql`(select 1) as one`)
     .prepare(`list_cache_${spec.list}`);
 
-  return async function cachedPage(viewerId: string, key: string, load: () => Promise<Page<T>>): Promise<Page<T>> {
+  const entryOf = (version: string, page: Page<T>): Entry<T> => ({
+    version,
+    page,
+    json: JSON.stringify({ ...page, items: page.items.map((item) => spec.personalize(item, NOBODY, NONE)) }),
+    owners: new Set(page.items.map(spec.ownerOf)),
+  });
+
+  return async function cachedPage(
+    viewerId: string,
+    key: string,
+    load: () => Promise<Page<T>>,
+  ): Promise<Page<T> | PageJson> {
     const entry = cache.get(key);
     const ids = entry && spec.offers ? entry.page.items.map(spec.idOf).join(',') : '';
     const [state] = await check.execute({ viewerId, ids });
     if (!state) throw new Error('list version: no row');
     if (entry && !state.blocked && entry.version === state.version) {
+      if (!state.offered.length && !entry.owners.has(viewerId)) return new PageJson(entry.json);
       const offered = new Set(state.offered);
       return { ...entry.page, items: entry.page.items.map((item) => spec.personalize(item, viewerId, offered)) };
     }
     const page = await load();
-    if (!state.blocked) cache.set(key, { version: state.version, page });
+    if (!state.blocked) cache.set(key, entryOf(state.version, page));
     return page;
   };
 }

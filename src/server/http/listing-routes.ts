@@ -12,6 +12,7 @@ import {
   type Page,
 } from '../../shared/marketplace';
 import { notFound } from '../core/domain-error';
+import { PageJson } from '../db/list-cache';
 import { objectBody } from './body';
 import { errorResponses, jsonBody } from './openapi';
 import { notFoundOnBadId } from './params';
@@ -23,7 +24,7 @@ import { createRouter } from './validation';
 export interface ListingService<Input, Item> {
   listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
   /** The page and Browse's filters (issue 14: near, within, from, to, q). */
-  browse(viewerId: string, query: BrowseQuery): Promise<Page<Item>>;
+  browse(viewerId: string, query: BrowseQuery): Promise<Page<Item> | PageJson>;
   create(user: User, input: Input): Promise<Item>;
   /** False when the user has no such row (unknown, or another user's). */
   remove(userId: string, id: string): Promise<boolean>;
@@ -97,7 +98,10 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
 
   router.openapi(listRoute('/browse', spec.describe.browse, browseQuerySchema), async (c) => {
     const { user } = currentAuth(c);
-    return c.json(await service.browse(user.id, c.req.valid('query')), 200);
+    const page = await service.browse(user.id, c.req.valid('query'));
+    // A cached page nobody personal is on goes out as the text it was stored as (db/list-cache.ts).
+    if (page instanceof PageJson) return c.body(page.json, 200, { 'Content-Type': 'application/json' }) as never;
+    return c.json(page, 200);
   });
 
   router.openapi(createItemRoute, async (c) => {

@@ -16,7 +16,7 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache } from '../db/list-cache';
+import { createListCache, type PageJson } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -182,6 +182,7 @@ export function createRequestService(
     list: 'requests',
     offers: true,
     idOf: (request) => request.id,
+    ownerOf: (request) => request.requester_id,
     personalize: (request, viewerId, offered) => ({
       ...request,
       is_own: request.requester_id === viewerId,
@@ -199,7 +200,10 @@ export function createRequestService(
    * date from/to (undated requests match any range), every 'Search' word in the title, description or locations,
    * and with 'Near' the pickup or delivery within the radius, nearest first (cursor: miles, id).
    */
-  async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<DeliveryRequest>> {
+  async function browse(
+    viewerId: string,
+    query: PageRequest & Partial<BrowseQuery>,
+  ): Promise<Page<DeliveryRequest> | PageJson> {
     const { near, within, from, to, q } = query;
     const toItem = (r: RequestRow) => toRequest(r, viewerId);
     if (near === undefined && !from && !to && !q)

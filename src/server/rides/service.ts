@@ -11,7 +11,7 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache } from '../db/list-cache';
+import { createListCache, type PageJson } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 interface RideFields {
@@ -133,6 +133,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
   const cachedBrowse = createListCache<Ride>(db, {
     list: 'rides',
     idOf: (ride) => ride.id,
+    ownerOf: (ride) => ride.poster_id,
     personalize: (ride, viewerId) => ({ ...ride, is_own: ride.poster_id === viewerId }),
   });
 
@@ -145,7 +146,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
    * Without filters: the prepared statements. With them (docs/places.md): departure date from/to, every 'Search'
    * word in the route or notes, and with 'Near' either end within the radius, nearest first (cursor: miles, id).
    */
-  async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride>> {
+  async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride> | PageJson> {
     const { near, within, from, to, q } = query;
     const toItem = (r: RideRow) => toRide(r, viewerId);
     if (near === undefined && !from && !to && !q) {
