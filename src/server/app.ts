@@ -1,4 +1,3 @@
-import { compress } from 'hono/compress';
 import { logger } from 'hono/logger';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
@@ -49,6 +48,7 @@ import { isBadDataError, sqlState } from './db/errors';
 import { DomainError } from './core/domain-error';
 import { periodic } from './core/periodic';
 import { limitBody } from './http/body-limit';
+import { compressResponses } from './http/compress';
 import { originCheck } from './http/csrf';
 import { sessionCookie, sessionMiddleware } from './http/session';
 import { createIdempotencyStore, idempotency } from './idempotency';
@@ -158,7 +158,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       crossOriginEmbedderPolicy: false,
     }),
   );
-  const compressBody = compress();
+  const compressBody = compressResponses();
   // Without Accept-Encoding there is nothing to negotiate, and compress() would still rebuild the response to add
   // Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
   // The event stream is never compressed: compress() would hold events back until a buffer fills.
