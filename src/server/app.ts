@@ -159,9 +159,9 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     }),
   );
   const compressBody = compressResponses();
-  // Without Accept-Encoding there is nothing to negotiate, and compress() would still rebuild the response to add
-  // Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
-  // The event stream is never compressed: compress() would hold events back until a buffer fills.
+  // Without Accept-Encoding there is nothing to negotiate, and compressResponses() would still rebuild the response to
+  // add Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
+  // The event stream is never compressed: compressResponses() reads a whole body first, and a stream has no end.
   app.use((c, next) =>
     c.req.header('accept-encoding') && !c.req.path.startsWith(EVENTS_PATH) ? compressBody(c, next) : next(),
   );

@@ -28,6 +28,8 @@ interface Entry<T> {
   /** The page as JSON for a viewer who owns none of it and has no offer on it: most hits send this text as it is. */
   json: string;
   owners: ReadonlySet<string>;
+  /** The page's ids for the offers check ('' when the list has none to check), joined once when stored. */
+  ids: string;
 }
 
 /** A page already serialized (a cache hit needing nothing personal): the route sends the text as the body. */
@@ -72,6 +74,7 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
     page,
     json: JSON.stringify({ ...page, items: page.items.map((item) => spec.personalize(item, NOBODY, NONE)) }),
     owners: new Set(page.items.map(spec.ownerOf)),
+    ids: spec.offers ? page.items.map(spec.idOf).join(',') : '',
   });
 
   return async function cachedPage(
@@ -80,8 +83,7 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
     load: () => Promise<Page<T>>,
   ): Promise<Page<T> | PageJson> {
     const entry = cache.get(key);
-    const ids = entry && spec.offers ? entry.page.items.map(spec.idOf).join(',') : '';
-    const [state] = await check.execute({ viewerId, ids });
+    const [state] = await check.execute({ viewerId, ids: entry?.ids ?? '' });
     if (!state) throw new Error('list version: no row');
     if (entry && !state.blocked && entry.version === state.version) {
       if (!state.offered.length && !entry.owners.has(viewerId)) return new PageJson(entry.json);
