@@ -966,8 +966,8 @@ export const savedSearches = pgTable(
 /**
  * Issue 16: a version per browse list (rides, requests), bumped in the writer's own transaction by statement
  * triggers (migration 0018) on every table whose rows a browse card shows: the listing itself, the poster's
- * profile (name, rating) and the user's suspension. Spread over LIST_VERSION_SHARDS rows per list, each backend
- * bumping its own (pg_backend_pid() % shards), so concurrent writers seldom wait on one row lock. A list's version
+ * profile (name, rating) and the user's suspension. One row per list and backend (shard = its pid, migration 0019), so
+ * no transaction ever waits for another's version row (16 shared rows deadlocked). A list's version
  * is the sum of its rows: it grows with every committed write, so a page cached under one version is served only
  * while no write has committed since (src/server/db/list-cache.ts), on every instance.
  */
