@@ -47,6 +47,7 @@ import type { Env } from './env';
 import { isBadDataError, sqlState } from './db/errors';
 import { DomainError } from './core/domain-error';
 import { periodic } from './core/periodic';
+import { foldListVersions } from './db/list-cache';
 import { limitBody } from './http/body-limit';
 import { compressResponses } from './http/compress';
 import { originCheck } from './http/csrf';
@@ -407,6 +408,8 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const notificationSweep = createNotificationSweep(db, clock);
   // Expired idempotency keys, hourly on every instance (each deletes rows the others have not locked).
   const idempotencySweep = periodic('idempotency', idempotencyKeys.sweep, 3_600_000);
+  // Browse list versions: rows of backends that have exited folded into one, every 5 minutes (db/list-cache.ts).
+  const listVersionFold = periodic('list-versions', () => foldListVersions(db), 300_000);
 
   /**
    * Ends every live stream, stops the hub's, the sweeps' and the job worker's timers and listeners (waiting for
@@ -419,6 +422,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
       await reviewSweep.close();
       await notificationSweep.close();
       await idempotencySweep.close();
+      await listVersionFold.close();
       await jobs.close();
       mailer.close();
       await hub.close();

@@ -1,9 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryRequest, Ride } from '../../shared/marketplace';
 import { setupTestApp, setupTwoInstances } from '../test/harness';
 import { requestBody, rideBody, type PageBody } from '../test/marketplace';
 import type { Db } from './client';
+import { foldListVersions } from './list-cache';
+import { rowsOf } from './rows';
 import { listVersions, profiles, users } from './schema';
 
 /**
@@ -125,6 +128,72 @@ describe('browse pages cached under their list version', () => {
     expect(next.items[0]!.id).not.toBe(first.items[0]!.id);
     expect((await call('DELETE', `/rides/${next.items[0]!.id}`, { cookie: hal.token })).status).toBe(204);
     expect((await browse<Ride>(call, 'rides', hal.token, cursor)).items[0]?.id).not.toBe(next.items[0]!.id);
+  });
+
+  it("folds the rows of backends that have exited into the base row, keeping every list's version", async () => {
+    const db = ctx.database.db;
+    // Rows left by two backends long gone (no backend has such a pid), beside the live ones.
+    await db.insert(listVersions).values([
+      { list: 'rides', shard: 2_000_000_001, version: 7 },
+      { list: 'requests', shard: 2_000_000_001, version: 3 },
+      { list: 'rides', shard: 2_000_000_002, version: 5 },
+    ]);
+    const rides = await versionOf(db, 'rides');
+    const requests = await versionOf(db, 'requests');
+
+    expect(await foldListVersions(db)).toBeGreaterThanOrEqual(3);
+    expect(await versionOf(db, 'rides')).toBe(rides);
+    expect(await versionOf(db, 'requests')).toBe(requests);
+    const dead = await db.execute(sql`select count(*)::int as n from ${listVersions} where ${listVersions.shard} <> 0
+      and ${listVersions.shard} not in (select pid from pg_stat_activity where pid is not null)`);
+    expect(rowsOf<{ n: number }>(dead)[0]?.n).toBe(0);
+    // A write after the fold still moves the version, and the next page is the database's.
+    const viewer = await signUpAndIn('Ida Fold');
+    // Before every other test's rides, so on the first page.
+    const body = rideBody({ departure_date: '2097-01-01' });
+    const ride = (await call<Ride>('POST', '/rides', { cookie: viewer.token, body })).body;
+    expect(await versionOf(db, 'rides')).toBeGreaterThan(rides);
+    expect((await browse<Ride>(call, 'rides', viewer.token)).items.map((r) => r.id)).toContain(ride.id);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('list versions on real PostgreSQL connections', () => {
+  const { ctx } = setupTestApp();
+
+  it("folds a closed connection's row, and skips a row another transaction holds without waiting", async () => {
+    const db = ctx.database.db;
+    const gone = new pg.Client({ connectionString: ctx.database.url });
+    await gone.connect();
+    const { rows } = await gone.query<{ pid: number }>('select pg_backend_pid() as pid');
+    // A statement trigger fires even when no row changes: this backend bumps both lists' rows of its own.
+    await gone.query('update profiles set full_name = full_name where false');
+    await gone.end();
+    const pid = rows[0]!.pid;
+    const before = [await versionOf(db, 'rides'), await versionOf(db, 'requests')];
+    await expect
+      .poll(async () =>
+        foldListVersions(db).then(() => db.select().from(listVersions).where(eq(listVersions.shard, pid))),
+      )
+      .toEqual([]);
+    expect([await versionOf(db, 'rides'), await versionOf(db, 'requests')]).toEqual(before);
+
+    // A row held by an open transaction (a new backend that reused a dead pid) is left for a later fold.
+    await db.insert(listVersions).values({ list: 'rides', shard: 2_000_000_003, version: 4 });
+    const holder = new pg.Client({ connectionString: ctx.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('update list_versions set version = version + 1 where shard = 2000000003');
+      await foldListVersions(db);
+      expect((await db.select().from(listVersions).where(eq(listVersions.shard, 2_000_000_003))).length).toBe(1);
+      await holder.query('commit');
+    } finally {
+      await holder.end();
+    }
+    const rides = await versionOf(db, 'rides');
+    await foldListVersions(db);
+    expect(await db.select().from(listVersions).where(eq(listVersions.shard, 2_000_000_003))).toEqual([]);
+    expect(await versionOf(db, 'rides')).toBe(rides);
   });
 });
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Page } from '../../shared/marketplace';
 import type { Db } from './client';
+import { rowsOf } from './rows';
 import { blocks, bookings, listVersions } from './schema';
 
 export type BrowseList = 'rides' | 'requests';
@@ -94,4 +95,32 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
     if (!state.blocked) cache.set(key, entryOf(state.version, page));
     return page;
   };
+}
+
+/**
+ * Each backend bumps a list_versions row of its own (migration 0019: shard = its pid), so the table gains a row per
+ * connection that ever wrote, and every browse sums a list's rows. This folds the rows of backends that have exited
+ * into each list's base row (shard 0, never a pid): the sums, so every cached version, stay exactly as they were.
+ * Rows another transaction holds are skipped (a new backend that reused a pid), so the fold never waits for a
+ * writer, and several instances may run it at once. Returns the number of rows folded.
+ */
+export async function foldListVersions(db: Db): Promise<number> {
+  const result = await db.execute(sql`
+    with dead as (
+      select ${listVersions.list} as list, ${listVersions.shard} as shard from ${listVersions}
+      where ${listVersions.shard} <> 0
+        and ${listVersions.shard} not in (select pid from pg_stat_activity where pid is not null)
+      for update skip locked
+    ), gone as (
+      delete from ${listVersions} using dead
+      where ${listVersions.list} = dead.list and ${listVersions.shard} = dead.shard
+      returning ${listVersions.list} as list, ${listVersions.version} as version
+    ), folded as (
+      insert into ${listVersions} (list, shard, version)
+        select list, 0, sum(version) from gone group by list
+      on conflict (list, shard) do update set version = ${listVersions.version} + excluded.version
+      returning 1
+    )
+    select (select count(*) from gone)::int as n`);
+  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
 }

@@ -98,7 +98,7 @@ export interface TestAppOptions {
  * middleware; `ip` is delivered the way @hono/node-server delivers the socket address.
  */
 export function setupTestApp(envOverrides: Record<string, string> = {}, { clock, places }: TestAppOptions = {}) {
-  const ctx = {} as { app: App; database: Database; env: Env };
+  const ctx = {} as { app: App; database: Database & { url?: string }; env: Env };
 
   beforeAll(async () => {
     ctx.database = await createTestDatabase();
