@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LiveEventData, OutboxEventName } from '../../shared/events';
 import type { Db } from '../db/client';
+import { preparedStatement } from '../db/prepared';
 
 /** The one NOTIFY channel of live events; its payload is described at `flushOutbox`. */
 export const EVENTS_CHANNEL = 'rr_events';
@@ -40,7 +41,7 @@ export class Outbox {
       e.userIds.map((u, k) => ({ u, t: e.type, d: e.data, i: order * 1000 + k })),
     );
     this.events.length = 0;
-    await tx.execute(flushStatement(JSON.stringify(rows)));
+    await flushStatement(tx, { rows: JSON.stringify(rows) });
   }
 }
 
@@ -50,10 +51,11 @@ export class Outbox {
  * `{"u": user, "s": seq, "t": type, "d": data}` (or only `{"u", "s"}` when the data is too large for a
  * notification; listeners then read it from user_events). Notifications are delivered after commit only.
  */
-function flushStatement(rowsJson: string) {
-  return sql`
+const flushStatement = preparedStatement(
+  'outbox_flush',
+  () => sql`
     with ev as (
-      select e.u, e.t, e.d, e.i from jsonb_to_recordset(${rowsJson}::jsonb) as e(u uuid, t text, d jsonb, i int)
+      select e.u, e.t, e.d, e.i from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as e(u uuid, t text, d jsonb, i int)
     ), counts as (
       select u, count(*)::bigint as n from ev group by u
     ), heads as (
@@ -74,5 +76,5 @@ function flushStatement(rowsJson: string) {
       when octet_length(data::text) <= ${INLINE_DATA_MAX_BYTES}
         then json_build_object('u', user_id, 's', seq, 't', type, 'd', data)::text
       else json_build_object('u', user_id, 's', seq)::text end))
-    from stored`;
-}
+    from stored`,
+);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_TTL_HOURS } from '../../shared/idempotency';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { preparedStatement } from '../db/prepared';
 
 const HOUR_MS = 3_600_000;
 /**
@@ -30,6 +31,27 @@ interface KeyRow {
   body: string | null;
 }
 
+// Every write a client sends carries a key: claim and keep run on each one, prepared once per connection.
+const claimStatement = preparedStatement(
+  'idempotency_claim',
+  () => sql`
+    insert into idempotency_keys (user_id, key, fingerprint, created_at)
+    values (${sql.placeholder('userId')}, ${sql.placeholder('key')}, ${sql.placeholder('fingerprint')}, ${sql.placeholder('now')}::timestamptz)
+    on conflict (user_id, key) do update
+      set fingerprint = excluded.fingerprint, created_at = excluded.created_at,
+          status = null, content_type = null, body = null
+      where idempotency_keys.created_at < ${sql.placeholder('expired')}::timestamptz
+         or (idempotency_keys.status is null and idempotency_keys.fingerprint = excluded.fingerprint
+             and idempotency_keys.created_at < ${sql.placeholder('lapsed')}::timestamptz)
+    returning 1 as claimed`,
+);
+const keepStatement = preparedStatement(
+  'idempotency_keep',
+  () => sql`
+    update idempotency_keys set status = ${sql.placeholder('status')}, content_type = ${sql.placeholder('contentType')}, body = ${sql.placeholder('body')}
+    where user_id = ${sql.placeholder('userId')} and key = ${sql.placeholder('key')} and fingerprint = ${sql.placeholder('fingerprint')} and status is null`,
+);
+
 /** The keys table (schema.ts idempotencyKeys) as the middleware uses it; `clock` dates every row and expiry. */
 export function createIdempotencyStore(db: Db, clock: () => Date) {
   const ago = (ms: number) => new Date(clock().getTime() - ms).toISOString();
@@ -40,16 +62,14 @@ export function createIdempotencyStore(db: Db, clock: () => Date) {
    * instances racing for it). Otherwise the row tells what to answer.
    */
   async function claim(userId: string, key: string, fingerprint: string): Promise<Claim> {
-    const taken = await db.execute(sql`
-      insert into idempotency_keys (user_id, key, fingerprint, created_at)
-      values (${userId}, ${key}, ${fingerprint}, ${clock().toISOString()}::timestamptz)
-      on conflict (user_id, key) do update
-        set fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-            status = null, content_type = null, body = null
-        where idempotency_keys.created_at < ${ago(IDEMPOTENCY_TTL_HOURS * HOUR_MS)}::timestamptz
-           or (idempotency_keys.status is null and idempotency_keys.fingerprint = excluded.fingerprint
-               and idempotency_keys.created_at < ${ago(CLAIM_LEASE_MS)}::timestamptz)
-      returning 1 as claimed`);
+    const taken = await claimStatement(db, {
+      userId,
+      key,
+      fingerprint,
+      now: clock().toISOString(),
+      expired: ago(IDEMPOTENCY_TTL_HOURS * HOUR_MS),
+      lapsed: ago(CLAIM_LEASE_MS),
+    });
     if (rowsOf(taken).length) return { kind: 'claimed' };
     const [row] = rowsOf<KeyRow>(
       await db.execute(sql`
@@ -65,9 +85,7 @@ export function createIdempotencyStore(db: Db, clock: () => Date) {
 
   /** Keeps the answer of the request that holds the claim. */
   async function keep(userId: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
-    await db.execute(sql`
-      update idempotency_keys set status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body}
-      where user_id = ${userId} and key = ${key} and fingerprint = ${fingerprint} and status is null`);
+    await keepStatement(db, { userId, key, fingerprint, ...answer });
   }
 
   /** Gives the claim up (an answer not worth keeping): the next request with the key runs. */

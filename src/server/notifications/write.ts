@@ -9,6 +9,7 @@ import {
 import type { Db } from '../db/client';
 import { pgNotify } from '../db/notify';
 import { rowsOf } from '../db/rows';
+import { preparedStatement } from '../db/prepared';
 import type { Outbox } from '../events';
 import { JOBS_CHANNEL } from '../jobs';
 import { toNotification } from './rows';
@@ -41,39 +42,12 @@ function groupKey(n: NewNotification): string | null {
   return null;
 }
 
-/**
- * Writes notifications inside the caller's transaction `tx`: the rows, their e-mail jobs (unless the person
- * switched that type's e-mail off; security types always) and a live `notification.created` for each recipient,
- * added to `out` (flushed last by the caller, as always). One statement, so a lifecycle write pays one round trip.
- *
- * Messages (`type: 'message'`) are grouped per conversation: while the recipient's notification of that
- * conversation is unread, it is updated (count + 1, newest time) instead of adding one; its e-mail job waits
- * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per notification
- * (the job key: a notification read and followed by a new one in the same window gets its own job); the job itself checks, when it runs, that the notification is still unread and that no message
- * mail of that conversation went out within the interval (mail-job.ts). Saved-search matches (`search_match`,
- * issue 14) are grouped per search the same way and mailed through the same throttle (ALERT_EMAIL_INTERVAL_MINUTES);
- * their job key is the notification's last mail time instead of a clock window, so a match that comes after a
- * mail gets a job that waits for the interval's end and then mails everything that matched meanwhile.
- *
- * Call it while the rows it names (the booking, request, actor) still exist: the names and title are read now.
- * Items for a deleted account (users.deleted_at) are dropped.
- */
-export async function notify(tx: Db, out: Outbox, items: readonly NewNotification[]): Promise<void> {
-  if (!items.length) return;
-  const input = JSON.stringify(
-    items.map((n) => ({
-      user_id: n.userId,
-      type: n.type,
-      actor_id: n.actorId ?? null,
-      booking_id: n.bookingId ?? null,
-      request_id: n.requestId ?? null,
-      data: n.data ?? {},
-      group_key: groupKey(n),
-    })),
-  );
-  const result = await tx.execute(sql`
+/** notify()'s one statement, prepared once per connection (db/prepared.ts): planning it cost more than running it. */
+const notifyStatement = preparedStatement(
+  'notify',
+  () => sql`
     with input as (
-      select x.* from jsonb_to_recordset(${input}::jsonb)
+      select x.* from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
         as x(user_id uuid, type text, actor_id uuid, booking_id uuid, request_id uuid, data jsonb, group_key text)
     ), resolved as (
       -- Lateral lookups, one index probe each: the planner guesses 100 rows for jsonb_to_recordset and would
@@ -120,7 +94,40 @@ export async function notify(tx: Db, out: Outbox, items: readonly NewNotificatio
     )
     select ins.id, ins.user_id as "userId", ins.type, ins.data, ins.created_at as "createdAt",
       ins.read_at as "readAt"
-    from ins`);
+    from ins`,
+);
+
+/**
+ * Writes notifications inside the caller's transaction `tx`: the rows, their e-mail jobs (unless the person
+ * switched that type's e-mail off; security types always) and a live `notification.created` for each recipient,
+ * added to `out` (flushed last by the caller, as always). One statement, so a lifecycle write pays one round trip.
+ *
+ * Messages (`type: 'message'`) are grouped per conversation: while the recipient's notification of that
+ * conversation is unread, it is updated (count + 1, newest time) instead of adding one; its e-mail job waits
+ * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per notification
+ * (the job key: a notification read and followed by a new one in the same window gets its own job); the job itself checks, when it runs, that the notification is still unread and that no message
+ * mail of that conversation went out within the interval (mail-job.ts). Saved-search matches (`search_match`,
+ * issue 14) are grouped per search the same way and mailed through the same throttle (ALERT_EMAIL_INTERVAL_MINUTES);
+ * their job key is the notification's last mail time instead of a clock window, so a match that comes after a
+ * mail gets a job that waits for the interval's end and then mails everything that matched meanwhile.
+ *
+ * Call it while the rows it names (the booking, request, actor) still exist: the names and title are read now.
+ * Items for a deleted account (users.deleted_at) are dropped.
+ */
+export async function notify(tx: Db, out: Outbox, items: readonly NewNotification[]): Promise<void> {
+  if (!items.length) return;
+  const input = JSON.stringify(
+    items.map((n) => ({
+      user_id: n.userId,
+      type: n.type,
+      actor_id: n.actorId ?? null,
+      booking_id: n.bookingId ?? null,
+      request_id: n.requestId ?? null,
+      data: n.data ?? {},
+      group_key: groupKey(n),
+    })),
+  );
+  const result = await notifyStatement(tx, { input });
   for (const row of rowsOf<{
     id: string;
     userId: string;
