@@ -13,6 +13,8 @@ import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { isBlockedBetween } from '../moderation';
+import { preparedStatement } from '../db/prepared';
+import { isoInstant, rowsOf } from '../db/rows';
 import { notify } from '../notifications';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
@@ -53,6 +55,47 @@ function toBooking(row: BookingRow): Booking {
   };
 }
 
+interface AcceptedRequest {
+  userId: string;
+  status: string;
+  title: string;
+  pickupLocation: string;
+  deliveryLocation: string;
+  requesterName: string;
+  /** Set when suspended (the raw column text: only whether it is set matters here). */
+  suspendedAt: string | null;
+}
+
+/** Accept's statements, prepared once per connection (db/prepared.ts): the request, read with its share locks. */
+const requestForOffer = preparedStatement(
+  'accept_request',
+  () => sql`select ${deliveryRequests.userId} as "userId", ${deliveryRequests.status} as "status",
+      ${deliveryRequests.title} as "title", ${deliveryRequests.pickupLocation} as "pickupLocation",
+      ${deliveryRequests.deliveryLocation} as "deliveryLocation", ${profiles.fullName} as "requesterName",
+      ${users.suspendedAt} as "suspendedAt"
+    from ${deliveryRequests}
+    join ${profiles} on ${profiles.userId} = ${deliveryRequests.userId}
+    join ${users} on ${users.id} = ${deliveryRequests.userId}
+    where ${deliveryRequests.id} = ${sql.placeholder('requestId')}
+    for share of ${deliveryRequests}, ${users}`,
+);
+
+/** The pending booking and its 'offered' event, in one statement. */
+const insertOffer = preparedStatement(
+  'accept_insert',
+  () => sql`with booking as (
+      insert into ${bookings} (request_id, driver_id, requester_id, status)
+      values (${sql.placeholder('requestId')}, ${sql.placeholder('driverId')}, ${sql.placeholder('requesterId')}, 'pending')
+      returning id, status, created_at
+    ), offered as (
+      insert into ${bookingEvents} (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status)
+      select id, ${sql.placeholder('driverId')}, ${sql.placeholder('requesterId')}, ${sql.placeholder('driverId')},
+        'offered', null, 'pending'
+      from booking
+    )
+    select id, status, ${isoInstant(sql`created_at`)} as "createdAt" from booking`,
+);
+
 export function createBookingService(db: Db) {
   /**
    * Accept a request as the given driver, in one transaction: the request is re-read with a share lock, so a
@@ -65,43 +108,19 @@ export function createBookingService(db: Db) {
   async function accept(driver: Pick<User, 'id' | 'full_name'>, requestId: string): Promise<Booking> {
     try {
       return await db.transaction(async (tx) => {
-        const [request] = await tx
-          .select({
-            userId: deliveryRequests.userId,
-            status: deliveryRequests.status,
-            title: deliveryRequests.title,
-            pickupLocation: deliveryRequests.pickupLocation,
-            deliveryLocation: deliveryRequests.deliveryLocation,
-            requesterName: profiles.fullName,
-            suspendedAt: users.suspendedAt,
-          })
-          .from(deliveryRequests)
-          .innerJoin(profiles, eq(profiles.userId, deliveryRequests.userId))
-          .innerJoin(users, eq(users.id, deliveryRequests.userId))
-          .where(eq(deliveryRequests.id, requestId))
-          // The requester's users row too: a block (moderation) and a suspension lock it for update, so either
-          // commits before this reads it, or waits for this offer and then declines it / hides the request.
-          .for('share', { of: [deliveryRequests, users] });
+        // The requester's users row too: a block (moderation) and a suspension lock it for update, so either
+        // commits before this reads it, or waits for this offer and then declines it / hides the request.
+        const [request] = rowsOf<AcceptedRequest>(await requestForOffer(tx, { requestId }));
         // A suspended requester's requests have left Browse: to a driver they are simply no longer available.
         if (!request || request.status !== 'open' || request.suspendedAt) throw refusal('request_unavailable');
         if (request.userId === driver.id) throw refusal('own_request');
         // After the lock, so a block committed while this waited is seen (each statement reads afresh).
         if (await isBlockedBetween(tx, driver.id, request.userId))
           throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
-        const [booking] = await tx
-          .insert(bookings)
-          .values({ requestId, driverId: driver.id, requesterId: request.userId, status: 'pending' })
-          .returning({ id: bookings.id, status: bookings.status, createdAt: bookings.createdAt });
+        const [booking] = rowsOf<{ id: string; status: string; createdAt: string }>(
+          await insertOffer(tx, { requestId, driverId: driver.id, requesterId: request.userId }),
+        );
         if (!booking) throw new Error('insert returned no row');
-        await tx.insert(bookingEvents).values({
-          bookingId: booking.id,
-          driverId: driver.id,
-          requesterId: request.userId,
-          actorId: driver.id,
-          type: 'offered',
-          fromStatus: null,
-          toStatus: 'pending',
-        });
         // The requester is told (in the app, and by e-mail through the outbox's job), then, as the last
         // statement, the driver's other tabs and the requester hear of the new offer live.
         const out = new Outbox();
@@ -115,7 +134,13 @@ export function createBookingService(db: Db) {
           'offered',
         );
         await out.flush(tx);
-        return toBooking({ ...request, ...booking, requestId, driverName: driver.full_name });
+        return toBooking({
+          ...request,
+          ...booking,
+          createdAt: new Date(booking.createdAt),
+          requestId,
+          driverName: driver.full_name,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw refusal('already_accepted');

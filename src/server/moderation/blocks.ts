@@ -1,18 +1,22 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { preparedStatement } from '../db/prepared';
+import { rowsOf } from '../db/rows';
 import { blocks } from '../db/schema';
 
 /** Whether either of the two has blocked the other (a block works both ways). */
 export async function isBlockedBetween(db: Db, a: string, b: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(blocks)
-    .where(
-      sql`(${blocks.blockerId} = ${a} and ${blocks.blockedId} = ${b}) or (${blocks.blockerId} = ${b} and ${blocks.blockedId} = ${a})`,
-    )
-    .limit(1);
-  return rows.length > 0;
+  return rowsOf(await blockedBetween(db, { a, b })).length > 0;
 }
+
+/** Asked before every message, offer and review: prepared once per connection (db/prepared.ts). */
+const blockedBetween = preparedStatement(
+  'blocked_between',
+  () => sql`select 1 from ${blocks}
+    where (${blocks.blockerId} = ${sql.placeholder('a')} and ${blocks.blockedId} = ${sql.placeholder('b')})
+       or (${blocks.blockerId} = ${sql.placeholder('b')} and ${blocks.blockedId} = ${sql.placeholder('a')})
+    limit 1`,
+);
 
 /** SQL true when `viewer` and the owner in `ownerColumn` are blocked either way (for list filters). */
 export const blockedWith = (viewer: unknown, ownerColumn: unknown) =>
