@@ -14,7 +14,7 @@ import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/k
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { isBlockedBetween } from '../moderation';
 import { preparedStatement } from '../db/prepared';
-import { isoInstant, rowsOf } from '../db/rows';
+import { rowsOf } from '../db/rows';
 import { notify } from '../notifications';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
@@ -93,7 +93,7 @@ const insertOffer = preparedStatement(
         'offered', null, 'pending'
       from booking
     )
-    select id, status, ${isoInstant(sql`created_at`)} as "createdAt" from booking`,
+    select id, status, (extract(epoch from created_at) * 1000)::float8 as "createdMs" from booking`,
 );
 
 export function createBookingService(db: Db) {
@@ -117,7 +117,7 @@ export function createBookingService(db: Db) {
         // After the lock, so a block committed while this waited is seen (each statement reads afresh).
         if (await isBlockedBetween(tx, driver.id, request.userId))
           throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
-        const [booking] = rowsOf<{ id: string; status: string; createdAt: string }>(
+        const [booking] = rowsOf<{ id: string; status: string; createdMs: number | string }>(
           await insertOffer(tx, { requestId, driverId: driver.id, requesterId: request.userId }),
         );
         if (!booking) throw new Error('insert returned no row');
@@ -137,7 +137,7 @@ export function createBookingService(db: Db) {
         return toBooking({
           ...request,
           ...booking,
-          createdAt: new Date(booking.createdAt),
+          createdAt: new Date(Number(booking.createdMs)),
           requestId,
           driverName: driver.full_name,
         });
