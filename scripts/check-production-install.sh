@@ -9,9 +9,19 @@ cd "$(dirname "$0")/.."
 DIR=$(mktemp -d /tmp/rr-prod.XXXXXX)
 PID=""
 cleanup() {
-  # npm start runs in its own process group (setsid): stop npm, its shell and the server together.
-  [ -n "$PID" ] && kill -- "-$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true
-  rm -rf "$DIR"
+  # npm start runs in its own process group (setsid): stop npm, its shell and the server together. Waiting for npm
+  # is not enough: the server may still be closing its database (PGlite writes pg_wal as it shuts down), and rm
+  # would race it ("Directory not empty"), so wait until the whole group has exited (at most 15 s).
+  if [ -n "$PID" ]; then
+    kill -- "-$PID" 2>/dev/null || true
+    wait "$PID" 2>/dev/null || true
+    for _ in $(seq 1 75); do
+      kill -0 -- "-$PID" 2>/dev/null || break
+      sleep 0.2
+    done
+    kill -KILL -- "-$PID" 2>/dev/null || true
+  fi
+  rm -rf "$DIR" 2>/dev/null || { sleep 1; rm -rf "$DIR"; } || true
 }
 trap cleanup EXIT
 
