@@ -13,8 +13,8 @@ interface Internals {
  * every call. Planning is most of such a statement's cost: the event outbox's flush took 0.61 ms as an unnamed
  * statement and 0.13 ms prepared (pgbench, one client; docs/decisions/024-tail-latency.md). `sql.placeholder(...)`
  * values are filled on each call; every other value in the SQL `query` returns is fixed when it is first built (on the
- * first call, so module constants it names are all initialised by then). Behind PgBouncer the
- * pool drops the name (db/pool.ts), and PGlite plans each statement as before.
+ * first call, so module constants it names are all initialised by then). Behind PgBouncer the pool drops the name
+ * (db/pool.ts), and PGlite plans each statement as before.
  */
 export function preparedStatement(name: string, query: () => SQL) {
   let built: Query | undefined;

@@ -6,16 +6,13 @@ import { blocks } from '../db/schema';
 
 /** Whether either of the two has blocked the other (a block works both ways). */
 export async function isBlockedBetween(db: Db, a: string, b: string): Promise<boolean> {
-  return rowsOf(await blockedBetween(db, { a, b })).length > 0;
+  return rowsOf<{ blocked: boolean }>(await blockedBetween(db, { a, b }))[0]?.blocked === true;
 }
 
 /** Asked before every message, offer and review: prepared once per connection (db/prepared.ts). */
 const blockedBetween = preparedStatement(
   'blocked_between',
-  () => sql`select 1 from ${blocks}
-    where (${blocks.blockerId} = ${sql.placeholder('a')} and ${blocks.blockedId} = ${sql.placeholder('b')})
-       or (${blocks.blockerId} = ${sql.placeholder('b')} and ${blocks.blockedId} = ${sql.placeholder('a')})
-    limit 1`,
+  () => sql`select ${blockedWith(sql.placeholder('a'), sql.placeholder('b'))} as blocked`,
 );
 
 /** SQL true when `viewer` and the owner in `ownerColumn` are blocked either way (for list filters). */
