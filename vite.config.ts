@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -61,8 +61,18 @@ function noChunkCycles(): Plugin {
   };
 }
 
+/** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
+const moduleChunk = new Map<string, string>();
+
 /** The chunks a page needs beyond the entry (its route modules and their static imports), to preload. */
 function pageChunks(manifest: Manifest, modules: string[]): string[] {
+  const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+  const keyOf = (module: string) => {
+    const file = moduleChunk.get(module);
+    const key = manifest[module] ? module : file && keyOfFile.get(file);
+    if (!key) throw new Error(`prerender: ${module} is not in the build manifest`);
+    return key;
+  };
   const reach = (keys: string[]) => {
     const files = new Set<string>();
     const visit = (key: string) => {
@@ -77,7 +87,7 @@ function pageChunks(manifest: Manifest, modules: string[]): string[] {
   };
   // What the app's entry (index.html's module script) already loads.
   const loaded = reach(['index.html']);
-  return [...reach(modules)].filter((f) => !loaded.has(f));
+  return [...reach(modules.map(keyOf))].filter((f) => !loaded.has(f));
 }
 
 /**
@@ -145,6 +155,12 @@ function prerender(): Plugin {
     configResolved(resolved) {
       config = resolved;
     },
+    generateBundle(_options, bundle) {
+      for (const out of Object.values(bundle)) {
+        if (out.type !== 'chunk') continue;
+        for (const id of out.moduleIds) moduleChunk.set(relative(config.root, id), out.fileName);
+      }
+    },
     // Sequential: the service worker (generated next) precaches the pages this writes.
     closeBundle: {
       sequential: true,
@@ -167,6 +183,19 @@ function prerender(): Plugin {
           server: { middlewareMode: true, hmr: false, ws: false },
           appType: 'custom',
           optimizeDeps: { noDiscovery: true, include: [] },
+          // The dependencies that use React go through the aliases too (Preact's compat layer, as in the browser).
+          ssr: {
+            noExternal: [
+              /^react-router/,
+              /^@radix-ui\//,
+              'radix-ui',
+              /^@tanstack\//,
+              'sonner',
+              'lucide-react',
+              /^react-hook-form/,
+              /^@hookform\//,
+            ],
+          },
         });
         try {
           const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
@@ -276,9 +305,22 @@ function serviceWorker() {
   });
 }
 
+/**
+ * The app runs on Preact's React compatibility layer (docs/decisions/025-preact-compat.md): React's API, about a
+ * fifth of react-dom's bytes. Exact module names only ('react' and not 'react-router').
+ */
+const PREACT_COMPAT = [
+  { find: /^react$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
+  { find: /^react-dom$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+];
+
 export default defineConfig({
   plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
-  resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
+  resolve: { alias: [{ find: '@', replacement: new URL('./src/client', import.meta.url).pathname }, ...PREACT_COMPAT] },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
@@ -301,6 +343,39 @@ export default defineConfig({
           groups: [
             // Icons used by more than one page: one small chunk instead of one request per icon.
             { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
+            // What the app's entry loads before anything else (Preact, the router, the layouts' basics): one file.
+            {
+              name: 'app',
+              tags: ['$initial'],
+              test: (id: string) =>
+                !/[\\/]src[\\/]client[\\/](boot|early-requests|lib[\\/]early-responses)\.ts$/.test(id),
+              priority: 2,
+            },
+            // Dates and their formats, for the dashboard and the public pages that show a date (/privacy, /terms):
+            // on their own, or the group below would take them in and those pages would load the dashboard's code.
+            {
+              name: 'dates',
+              test: /src[\\/](shared[\\/]dates|client[\\/]lib[\\/]format)\.ts$/,
+              includeDependenciesRecursively: true,
+              priority: 2,
+            },
+            // The layout of every page that talks to the API (/auth, /contact, the dashboard) with what it needs
+            // beyond the entry (all of TanStack Query, the API client, the outbox): one file. With its dependencies, so
+            // no chunk is left importing another that imports it back.
+            {
+              name: 'query',
+              test: /src[\\/]client[\\/]app[\\/]layouts[\\/]query-layout\.tsx$|[\\/]node_modules[\\/]@tanstack[\\/]/,
+              includeDependenciesRecursively: true,
+              priority: 1,
+            },
+            // Likewise the dashboard's first screen beyond that: one file, not twenty (each costs a round trip on a
+            // slow line, six at a time over HTTP/1.1).
+            {
+              name: 'dashboard',
+              test: /src[\\/]client[\\/]app[\\/](layouts[\\/]dashboard-layout|routes[\\/]dashboard-home)\.tsx$/,
+              includeDependenciesRecursively: true,
+              priority: 0,
+            },
           ],
         },
       },

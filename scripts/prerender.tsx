@@ -7,6 +7,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { routes } from '@/app/router';
+import { collectPageMeta } from '@/components/page-meta';
 import type { EarlyRequest } from '@/lib/early-responses';
 import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
 
@@ -66,7 +67,7 @@ export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({
   })),
 }));
 
-/** The page's markup (for inside #root) and the <title>/<meta> tags React hoists, for the document's head. */
+/** The page's markup (for inside #root) and the <title>/<meta> tags its PageMeta set, for the document's head. */
 export async function renderPage(path: string): Promise<{ body: string; head: string }> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${path}`));
@@ -74,18 +75,18 @@ export async function renderPage(path: string): Promise<{ body: string; head: st
   if (context.statusCode !== 200) throw new Error(`${path}: status ${context.statusCode}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   // hydrate={false}: no inline hydration script (the CSP forbids inline scripts, and no route has loader data).
-  const html = renderToString(
-    <StrictMode>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
-    </StrictMode>,
+  const {
+    result: body,
+    title,
+    head,
+  } = collectPageMeta(() =>
+    renderToString(
+      <StrictMode>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </StrictMode>,
+    ),
   );
-  // React 19 emits hoistable <title> and <meta> ahead of the markup when rendering outside a full document.
-  const head: string[] = [];
-  const body = html.replace(/<title>[^<]*<\/title>|<meta [^>]*\/?>/g, (tag) => {
-    head.push(tag);
-    return '';
-  });
-  if (!head.some((t) => t.startsWith('<title>'))) throw new Error(`${path}: the page renders no <title>`);
-  if (!head.some((t) => t.includes('name="description"'))) throw new Error(`${path}: no meta description`);
-  return { body, head: head.join('') };
+  if (title === undefined) throw new Error(`${path}: the page renders no <title>`);
+  if (!head.includes('name="description"')) throw new Error(`${path}: no meta description`);
+  return { body, head };
 }

@@ -1,3 +1,4 @@
+import type { Server as HttpServer } from 'node:http';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
@@ -58,6 +59,10 @@ const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (
     `RuralRoute listening on http://localhost:${info.port} (pid ${process.pid}) — database: ${where} — ready in ${Math.round(performance.now() - started)} ms`,
   );
 });
+// An idle keep-alive connection is closed by the client or the proxy in front, not by us first: Node's default of 5 s
+// races a client reusing the socket just then (ECONNRESET on its next request). Above the usual proxy idle timeout
+// (60 s); the headers timeout must exceed it. server.close() still closes idle connections at once.
+Object.assign(server as HttpServer, { keepAliveTimeout: 65_000, headersTimeout: 66_000 });
 server.on('error', async (err) => {
   await database.close();
   fail(`[start] could not listen on ${env.HOST}:${env.PORT}: ${err.message}`);

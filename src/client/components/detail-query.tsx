@@ -1,3 +1,4 @@
+import { PageMeta } from '@/components/page-meta';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type * as React from 'react';
@@ -16,7 +17,7 @@ interface NotFound {
 export function DetailNotFound({ title, text, back }: NotFound) {
   return (
     <Card className="mx-auto max-w-xl space-y-3 p-8 text-center">
-      <title>{`${title} — RuralRoute`}</title>
+      <PageMeta title={`${title} — RuralRoute`} />
       <h1 className="text-2xl font-bold">{title}</h1>
       <p className="text-muted-foreground">{text}</p>
       <Link to={back.to} className="inline-block font-medium text-primary underline underline-offset-4">

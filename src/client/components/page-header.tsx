@@ -1,3 +1,4 @@
+import { PageMeta } from '@/components/page-meta';
 import type * as React from 'react';
 
 export function PageHeader({
@@ -12,7 +13,7 @@ export function PageHeader({
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>
-        <title>{`${title} — RuralRoute`}</title>
+        <PageMeta title={`${title} — RuralRoute`} />
         <h1 className="text-2xl font-bold md:text-3xl">{title}</h1>
         {description ? <p className="mt-1 text-muted-foreground">{description}</p> : null}
       </div>

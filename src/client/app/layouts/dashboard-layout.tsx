@@ -1,3 +1,4 @@
+import { PageMeta } from '@/components/page-meta';
 import {
   Car,
   ClipboardList,
@@ -110,8 +111,7 @@ function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
 function DashboardPending() {
   return (
     <div className="flex min-h-svh w-full">
-      <title>Dashboard — RuralRoute</title>
-      <meta name="description" content="Your rides, requests and bookings on RuralRoute." />
+      <PageMeta title="Dashboard — RuralRoute" description="Your rides, requests and bookings on RuralRoute." />
       <nav
         aria-label="Dashboard navigation"
         className="sticky top-0 hidden h-svh w-64 shrink-0 flex-col border-r bg-sidebar text-sidebar-foreground md:flex"

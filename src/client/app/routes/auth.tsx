@@ -1,3 +1,4 @@
+import { PageMeta } from '@/components/page-meta';
 import { Navigate, useSearchParams } from 'react-router';
 import { useSession } from '@/features/auth/api/session';
 import { AuthCard } from '@/features/auth/components/auth-card';
@@ -16,10 +17,9 @@ export function Component() {
   if (hydrated && session.data?.user) return <Navigate to={PAGE_PATHS.dashboard} replace />;
   return (
     <div className="flex justify-center px-4 py-10">
-      <title>Sign in or sign up — RuralRoute</title>
-      <meta
-        name="description"
-        content="Sign in to RuralRoute, or create an account to share rides and deliveries with your neighbours."
+      <PageMeta
+        title="Sign in or sign up — RuralRoute"
+        description="Sign in to RuralRoute, or create an account to share rides and deliveries with your neighbours."
       />
       <AuthCard initialTab={params.get('tab') === 'signup' ? 'signup' : 'signin'} />
     </div>

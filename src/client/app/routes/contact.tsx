@@ -1,6 +1,6 @@
 import { ContactCards } from '@/features/contact/components/contact-cards';
 import { ContactForm } from '@/features/contact/components/contact-form';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PageHero } from '@/features/public/components/page-sections';
 
 export function Component() {

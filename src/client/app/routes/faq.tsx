@@ -1,5 +1,5 @@
 import { FaqAccordion } from '@/features/public/components/faq-accordion';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PageHero } from '@/features/public/components/page-sections';
 
 export function Component() {

@@ -1,5 +1,5 @@
 import { ForgotPasswordPage } from '@/features/auth/components/forgot-password-page';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 
 export function Component() {
   return (
@@ -7,8 +7,8 @@ export function Component() {
       <PageMeta
         title="Forgot password — RuralRoute"
         description="Ask RuralRoute for a link to choose a new password for your account."
+        meta={{ robots: 'noindex' }}
       />
-      <meta name="robots" content="noindex" />
       <ForgotPasswordPage />
     </>
   );

@@ -1,6 +1,6 @@
 import { Clock, Leaf, PiggyBank, ShieldCheck, Users, CalendarCheck } from 'lucide-react';
 import { FeatureGrid, type Feature } from '@/features/public/components/feature-grid';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { CtaLink, Section, SignUpBand } from '@/features/public/components/page-sections';
 import { StepList } from '@/features/public/components/steps';
 import { PAGE_PATHS, SIGN_UP_PATH } from '../../../shared/routes';

@@ -1,6 +1,6 @@
 import { Car, HeartHandshake, Package, ShieldCheck } from 'lucide-react';
 import { FeatureGrid, type Feature } from '@/features/public/components/feature-grid';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PageHero, Section, SignUpBand } from '@/features/public/components/page-sections';
 import { StepList } from '@/features/public/components/steps';
 

@@ -1,4 +1,4 @@
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PageHero } from '@/features/public/components/page-sections';
 import { PricingPlans } from '@/features/public/components/pricing-plans';
 

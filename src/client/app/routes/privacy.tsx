@@ -1,5 +1,5 @@
 import { getSiteConfig } from '@/lib/site-config';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PolicyPage, PolicySection } from '@/features/public/components/policy-page';
 
 export function Component() {

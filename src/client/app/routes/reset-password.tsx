@@ -1,5 +1,5 @@
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 
 export function Component() {
   return (
@@ -7,10 +7,9 @@ export function Component() {
       <PageMeta
         title="Choose a new password — RuralRoute"
         description="Choose a new password for your RuralRoute account with the link we e-mailed you."
+        // Each visit is one person's link: nothing here for search engines, and the link is not passed on.
+        meta={{ robots: 'noindex', referrer: 'no-referrer' }}
       />
-      {/* Each visit is one person's link: nothing here for search engines, and the link is not passed on. */}
-      <meta name="robots" content="noindex" />
-      <meta name="referrer" content="no-referrer" />
       <ResetPasswordPage />
     </>
   );

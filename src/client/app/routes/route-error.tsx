@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { PageMeta } from '@/components/page-meta';
 import { Button } from '@/components/ui/button';
 import { PAGE_PATHS } from '../../../shared/routes';
 
@@ -19,6 +20,7 @@ export function RouteError({ retry = reloadPage }: { retry?: () => void }) {
   }, [retry]);
   return (
     <main className="mx-auto max-w-lg space-y-4 p-8 text-center">
+      <PageMeta title="Something went wrong — RuralRoute" />
       <h1 className="text-2xl font-bold">Something went wrong</h1>
       <p>
         {message} Check your connection, then try again.

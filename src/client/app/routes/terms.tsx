@@ -1,6 +1,6 @@
 import { getSiteConfig } from '@/lib/site-config';
 import { PROHIBITED_ITEMS } from '@/features/public/prohibited-items';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 import { PolicyPage, PolicySection } from '@/features/public/components/policy-page';
 
 export function Component() {

@@ -1,5 +1,5 @@
 import { UnsubscribePage } from '@/features/notifications/components/unsubscribe-page';
-import { PageMeta } from '@/features/public/components/page-meta';
+import { PageMeta } from '@/components/page-meta';
 
 export function Component() {
   return (
@@ -7,9 +7,9 @@ export function Component() {
       <PageMeta
         title="Unsubscribe — RuralRoute"
         description="Stop e-mails of one kind from RuralRoute with the link at the foot of the e-mail."
+        // Each visit is one person's link: nothing here for search engines.
+        meta={{ robots: 'noindex' }}
       />
-      {/* Each visit is one person's link: nothing here for search engines. */}
-      <meta name="robots" content="noindex" />
       <UnsubscribePage />
     </>
   );

@@ -122,7 +122,7 @@ export function ConfirmIdentityProvider({ children }: { children: React.ReactNod
   const value = useMemo(() => ({ withRecentCheck }), [withRecentCheck]);
 
   return (
-    <RecentCheckContext value={value}>
+    <RecentCheckContext.Provider value={value}>
       {children}
       <ConfirmIdentityDialog
         open={open}
@@ -134,6 +134,6 @@ export function ConfirmIdentityProvider({ children }: { children: React.ReactNod
           returnFocus.current = null;
         }}
       />
-    </RecentCheckContext>
+    </RecentCheckContext.Provider>
   );
 }
