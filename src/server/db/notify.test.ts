@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/database';
 import type { Database } from './client';
-import { pgNotify } from './notify';
+import { pgNotifications, pgNotify } from './notify';
 
 /** Runs on PGlite, and on real PostgreSQL with DATABASE_URL (through the dedicated LISTEN connection). */
 describe('Database.notifications', () => {
@@ -68,5 +69,59 @@ describe('Database.notifications', () => {
   it('refuses channel names that are not plain identifiers', () => {
     expect(() => database.notifications.listen('Bad"; DROP', () => {})).toThrow(/invalid notification channel/);
     expect(() => pgNotify('with space', 'x')).toThrow(/invalid notification channel/);
+  });
+});
+
+/** Real PostgreSQL only (DATABASE_URL): the LISTEN connection itself. */
+describe.runIf(process.env.DATABASE_URL)('pgNotifications: the LISTEN connection', () => {
+  it('sends its statements one at a time, however many channels are subscribed at once', async () => {
+    const database = await createTestDatabase();
+    // Counts the statements queued on the connection at once (pg deprecates a second behind a first).
+    let inFlight = 0;
+    let most = 0;
+    const counting = () => {
+      const client = new pg.Client({ connectionString: database.url });
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: typeof query }).query = (...args) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        const done = () => (inFlight -= 1);
+        const result = query(...args);
+        void result.then(done, done);
+        return result;
+      };
+      return client;
+    };
+    const notifications = pgNotifications(counting, (query) => database.db.execute(query), {
+      minMs: 50,
+      maxMs: 200,
+      pingMs: 20,
+    });
+    const got: string[] = [];
+    const channels = ['serial_a', 'serial_b', 'serial_c', 'serial_d', 'serial_e'];
+    try {
+      // The first opens the connection; the others come while it is connecting, then while it LISTENs.
+      for (const channel of channels) notifications.listen(channel, (p) => got.push(`${channel}:${p}`));
+      await new Promise((r) => setTimeout(r, 0));
+      notifications.listen('serial_f', (p) => got.push(`serial_f:${p}`));
+      const deadline = Date.now() + 5_000;
+      const all = [...channels, 'serial_f'];
+      while (!all.every((c) => notifications.isListening(c)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 5));
+      expect(all.filter((c) => !notifications.isListening(c))).toEqual([]);
+      // Pings (every 20 ms here) and another LISTEN in between.
+      await new Promise((r) => setTimeout(r, 100));
+      notifications.listen('serial_g', () => {});
+      await new Promise((r) => setTimeout(r, 100));
+      expect(notifications.isListening('serial_g')).toBe(true);
+      await notifications.notify('serial_c', 'hi');
+      const until = Date.now() + 2_000;
+      while (!got.includes('serial_c:hi') && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(got).toEqual(['serial_c:hi']);
+      expect(most).toBe(1);
+    } finally {
+      await notifications.close();
+      await database.close();
+    }
   });
 });

@@ -58,6 +58,18 @@ export function pgNotifications(
   let retry: NodeJS.Timeout | undefined;
   let ping: NodeJS.Timeout | undefined;
 
+  /**
+   * The LISTEN connection's statements, one at a time: a LISTEN for a new channel can come while the connection is
+   * still opening, listening on the others or pinging, and pg deprecates queueing a query behind another (pg 9
+   * refuses it).
+   */
+  let pending: Promise<unknown> = Promise.resolve();
+  function serially(on: Client, text: string): Promise<unknown> {
+    const run = pending.then(() => on.query(text));
+    pending = run.catch(() => undefined);
+    return run;
+  }
+
   /** Forgets the current connection (its LISTENs die with it); the caller decides whether to retry. */
   function release(): Promise<void> {
     const dead = client;
@@ -89,11 +101,12 @@ export function pgNotifications(
     if (closed || client) return;
     const next = connect();
     client = next;
+    pending = Promise.resolve();
     next.on('notification', (msg) => hub.deliver(msg.channel, msg.payload ?? ''));
     next.on('error', (err) => drop(err.message));
     next.on('end', () => drop('connection ended'));
     try {
-      await next.connect();
+      await (pending = next.connect().then(() => undefined));
       for (const channel of hub.channels()) await listenOn(next, channel);
     } catch (err) {
       if (client === next) drop((err as Error).message);
@@ -103,14 +116,14 @@ export function pgNotifications(
     if (attempt > 0) console.warn('[db] LISTEN connection restored');
     attempt = 0;
     ping = setInterval(
-      () => next.query('SELECT 1').catch((err: Error) => client === next && drop(err.message)),
+      () => serially(next, 'SELECT 1').catch((err: Error) => client === next && drop(err.message)),
       policy.pingMs,
     );
     ping.unref();
   }
 
   async function listenOn(on: Client, channel: string) {
-    await on.query(`LISTEN "${channel}"`);
+    await serially(on, `LISTEN "${channel}"`);
     if (client !== on || active.has(channel)) return;
     const was = new Set(active);
     active.add(channel);
