@@ -310,8 +310,7 @@ function serviceWorker() {
  * fifth of react-dom's bytes. Exact module names only ('react' and not 'react-router').
  */
 const PREACT_COMPAT = [
-  { find: /^react$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
-  { find: /^react-dom$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
+  { find: /^react(-dom)?$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
   { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
@@ -333,10 +332,11 @@ export default defineConfig({
     // early-requests.ts, which an app page's frame loads first (see appShellPage).
     rolldownOptions: {
       input: { index: 'index.html', boot: 'src/client/boot.ts', early: 'src/client/early-requests.ts' },
-      // No group for the dashboard's first screen (it was tried: grouped modules without their dependencies left
-      // those in the route chunks, chunks imported each other, and a chunk evaluated first read another's icons
-      // before they existed: React error #130, now and then, on the dashboard). Only the icons, which depend on
-      // nothing but lucide's base in the entry.
+      // Groups without their dependencies (includeDependenciesRecursively: false, the default here) left those in the
+      // route chunks, chunks imported each other, and a chunk evaluated first read another's icons before they
+      // existed (React error #130 on the dashboard, now and then). So the first screen's groups below take their
+      // dependencies with them (decision 025); only the icons, which depend on nothing but lucide's base in the
+      // entry, do not.
       output: {
         codeSplitting: {
           includeDependenciesRecursively: false,

@@ -101,11 +101,11 @@ export function pgNotifications(
     if (closed || client) return;
     const next = connect();
     client = next;
-    pending = Promise.resolve();
     next.on('notification', (msg) => hub.deliver(msg.channel, msg.payload ?? ''));
     next.on('error', (err) => drop(err.message));
     next.on('end', () => drop('connection ended'));
     try {
+      // The connection's first statement: a LISTEN asked for meanwhile waits for it.
       await (pending = next.connect().then(() => undefined));
       for (const channel of hub.channels()) await listenOn(next, channel);
     } catch (err) {
