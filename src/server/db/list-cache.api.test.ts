@@ -117,6 +117,39 @@ describe('browse pages cached under their list version', () => {
     expect(await card(eve.token)).toMatchObject({ is_own: true, accepted_by_me: false });
   });
 
+  it('browses arriving together share one version read, and each viewer still gets their own cards', async () => {
+    const ivy = await signUpAndIn('Ivy Ross');
+    const jon = await signUpAndIn('Jon Bell');
+    const kit = await signUpAndIn('Kit Nash');
+    const lou = await signUpAndIn('Lou Park');
+    const request = (await call<DeliveryRequest>('POST', '/requests', { cookie: ivy.token, body: requestBody() })).body;
+    expect((await call('POST', '/bookings', { cookie: jon.token, body: { request_id: request.id } })).status).toBe(201);
+    expect((await call('POST', '/blocks', { cookie: kit.token, body: { user_id: ivy.user.id } })).status).toBe(201);
+    const viewers = [ivy, jon, kit, lou];
+    // Every viewer's session is known and the page is cached: the burst below needs no other statement first.
+    for (const viewer of viewers) await browse<DeliveryRequest>(call, 'requests', viewer.token);
+
+    const client = (ctx.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = client.query;
+    let versionReads = 0;
+    client.query = function (this: unknown, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+      if (text?.includes('list_versions')) versionReads += 1;
+      return query.apply(this, args);
+    };
+    try {
+      const pages = await Promise.all(viewers.map((v) => browse<DeliveryRequest>(call, 'requests', v.token)));
+      const cards = pages.map((page) => page.items.find((x) => x.id === request.id));
+      expect(cards[0]).toMatchObject({ is_own: true, accepted_by_me: false });
+      expect(cards[1]).toMatchObject({ is_own: false, accepted_by_me: true });
+      expect(cards[2]).toBeUndefined();
+      expect(cards[3]).toMatchObject({ is_own: false, accepted_by_me: false });
+      expect(versionReads).toBe(1);
+    } finally {
+      client.query = query;
+    }
+  });
+
   it('cursor pages are cached per cursor and follow writes too', async () => {
     const hal = await signUpAndIn('Hal Ames');
     // Before everyone else's (2099): the first pages are Hal's, so he may delete what they show.
