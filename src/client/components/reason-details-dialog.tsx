@@ -4,20 +4,10 @@ import type * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { Field, fieldAria } from '@/components/form/field';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
+import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
+import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
-import { isQueued } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 
 /** What the form holds: a reason code ('' until one is chosen) and free text. */
@@ -88,17 +78,15 @@ export function ReasonDetailsDialog<Values>({
   // Built per submit (an event), not during render: its callbacks use the `succeeded` ref.
   const submit = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(
-      async (values) => {
-        try {
-          await send(values);
-        } catch (err) {
-          // Toasted; keep the dialog and what was typed, unless the change is kept to send later.
-          if (!isQueued(err)) return;
-        }
-        succeeded.current = true;
-        form.reset(EMPTY);
-        onOpenChange(false);
-      },
+      (values) =>
+        sendThenClose(
+          () => send(values),
+          () => {
+            succeeded.current = true;
+            form.reset(EMPTY);
+            onOpenChange(false);
+          },
+        ),
       (errors) => toastFirstError(errors, ['reason', 'details']),
     )(event);
 
@@ -115,47 +103,39 @@ export function ReasonDetailsDialog<Values>({
       }}
     >
       {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
-      <DialogContent
+      <FormDialogContent
+        title={title}
+        description={description}
+        onSubmit={submit}
+        busy={busy}
+        submitLabel={submitLabel}
+        busyLabel={busyLabel}
+        cancelLabel={cancelLabel}
+        destructive={destructive}
         onCloseAutoFocus={(event) => {
           const ok = succeeded.current;
           succeeded.current = false;
           onCloseAutoFocus?.(event, ok);
         }}
       >
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <form noValidate className="space-y-4" onSubmit={submit}>
-          <Field id={reasonId} label="Reason" error={reasonError}>
-            <NativeSelect {...fieldAria(reasonId, reasonError)} aria-required {...form.register('reason')}>
-              <option value="">Choose a reason</option>
-              {Object.entries(reasons).map(([code, label]) => (
-                <option key={code} value={code}>
-                  {label}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-          <Field id={detailsId} label="Details" error={detailsError} hint={detailsHint}>
-            <Textarea
-              {...fieldAria(detailsId, detailsError, detailsHint)}
-              aria-required={detailsRequired || undefined}
-              {...form.register('details')}
-            />
-          </Field>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                {cancelLabel}
-              </Button>
-            </DialogClose>
-            <Button type="submit" variant={destructive ? 'destructive' : 'default'} disabled={busy}>
-              {busy ? busyLabel : submitLabel}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
+        <Field id={reasonId} label="Reason" error={reasonError}>
+          <NativeSelect {...fieldAria(reasonId, reasonError)} aria-required {...form.register('reason')}>
+            <option value="">Choose a reason</option>
+            {Object.entries(reasons).map(([code, label]) => (
+              <option key={code} value={code}>
+                {label}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field id={detailsId} label="Details" error={detailsError} hint={detailsHint}>
+          <Textarea
+            {...fieldAria(detailsId, detailsError, detailsHint)}
+            aria-required={detailsRequired || undefined}
+            {...form.register('details')}
+          />
+        </Field>
+      </FormDialogContent>
     </Dialog>
   );
 }

@@ -13,14 +13,13 @@ import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/form-dialog';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
 import { usePlace } from '@/lib/place-suggestions';
@@ -77,16 +76,7 @@ function SaveSearchForm({
           onChange={(event) => setName(event.target.value)}
         />
       </Field>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={save.isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter busy={save.isPending} submitLabel="Save" busyLabel="Saving..." />
     </form>
   );
 }

@@ -9,14 +9,13 @@ import { QueryLoadError } from '@/components/query-load-error';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/form-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAskToCarry, useMyOpenRequests } from '../api/asks';
 
@@ -97,16 +96,7 @@ function AskForm({ ride, onSent }: { ride: Ride; onSent: () => void }) {
           {CHOOSE_MESSAGE}
         </p>
       ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={ask.isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={ask.isPending}>
-          {ask.isPending ? 'Sending...' : 'Send'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter busy={ask.isPending} submitLabel="Send" busyLabel="Sending..." />
     </form>
   );
 }

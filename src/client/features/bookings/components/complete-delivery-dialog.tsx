@@ -6,19 +6,11 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { completeBookingSchema, LIFECYCLE_ERRORS, PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../../shared/lifecycle';
 import { Field, fieldAria } from '@/components/form/field';
+import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
+import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { ApiError, isQueued } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 
 const isPhoto = (file: File) => (PHOTO_TYPES as readonly string[]).includes(file.type) && file.size <= PHOTO_MAX_BYTES;
@@ -64,19 +56,20 @@ export function CompleteDeliveryDialog({
   // Built per submit (an event), not during render: its callbacks use the `done` ref.
   const submit = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(
-      async ({ code, photo }) => {
-        try {
-          await send({ code, photo: photo?.[0] ?? null });
-        } catch (err) {
-          if (err instanceof ApiError && err.code === 'wrong_delivery_code')
-            form.setFocus('code', { shouldSelect: true });
-          // A handover kept to send later (no signal at the door) is done as far as the dialog goes.
-          if (!isQueued(err)) return;
-        }
-        done.current = true;
-        form.reset(EMPTY);
-        setOpen(false);
-      },
+      // A handover kept to send later (no signal at the door) is done as far as the dialog goes.
+      ({ code, photo }) =>
+        sendThenClose(
+          () => send({ code, photo: photo?.[0] ?? null }),
+          () => {
+            done.current = true;
+            form.reset(EMPTY);
+            setOpen(false);
+          },
+          (err) => {
+            if (err instanceof ApiError && err.code === 'wrong_delivery_code')
+              form.setFocus('code', { shouldSelect: true });
+          },
+        ),
       (errors) => toastFirstError(errors, ['code', 'photo']),
     )(event);
 
@@ -96,7 +89,13 @@ export function CompleteDeliveryDialog({
           Complete delivery
         </Button>
       </DialogTrigger>
-      <DialogContent
+      <FormDialogContent
+        title="Complete delivery"
+        description="Ask the requester for their delivery code when you hand the item over."
+        onSubmit={submit}
+        busy={busy}
+        submitLabel="Complete delivery"
+        busyLabel="Completing..."
         onCloseAutoFocus={(event) => {
           if (!done.current) return;
           done.current = false;
@@ -104,42 +103,26 @@ export function CompleteDeliveryDialog({
           onDone();
         }}
       >
-        <DialogHeader>
-          <DialogTitle>Complete delivery</DialogTitle>
-          <DialogDescription>Ask the requester for their delivery code when you hand the item over.</DialogDescription>
-        </DialogHeader>
-        <form noValidate className="space-y-4" onSubmit={submit}>
-          <Field id="complete-code" label="Delivery code" error={codeError} hint={CODE_HINT}>
-            <Input
-              {...fieldAria('complete-code', codeError, CODE_HINT)}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              aria-required
-              className="font-mono tracking-widest"
-              {...form.register('code')}
-            />
-          </Field>
-          <Field id="complete-photo" label="Photo of the handoff" error={photoError} hint={PHOTO_HINT}>
-            <Input
-              {...fieldAria('complete-photo', photoError, PHOTO_HINT)}
-              type="file"
-              accept={PHOTO_TYPES.join(',')}
-              className="h-auto file:mr-3 file:rounded file:border-0 file:bg-secondary file:px-3 file:py-1 file:text-sm file:font-medium"
-              {...form.register('photo')}
-            />
-          </Field>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button type="button" variant="outline">
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={busy}>
-              {busy ? 'Completing...' : 'Complete delivery'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
+        <Field id="complete-code" label="Delivery code" error={codeError} hint={CODE_HINT}>
+          <Input
+            {...fieldAria('complete-code', codeError, CODE_HINT)}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-required
+            className="font-mono tracking-widest"
+            {...form.register('code')}
+          />
+        </Field>
+        <Field id="complete-photo" label="Photo of the handoff" error={photoError} hint={PHOTO_HINT}>
+          <Input
+            {...fieldAria('complete-photo', photoError, PHOTO_HINT)}
+            type="file"
+            accept={PHOTO_TYPES.join(',')}
+            className="h-auto file:mr-3 file:rounded file:border-0 file:bg-secondary file:px-3 file:py-1 file:text-sm file:font-medium"
+            {...form.register('photo')}
+          />
+        </Field>
+      </FormDialogContent>
     </Dialog>
   );
 }
