@@ -1,45 +1,21 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { parseMail } from '../src/server/test/smtp-sink';
+import { expect, test } from '@playwright/test';
 import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED, waitingForConfirmation } from '../src/shared/account';
-import { expectNoAxeViolations, expectToast, PASSWORD, uniqueEmail } from './fixtures';
+import { expectNoAxeViolations, expectToast, PASSWORD, signInByKeyboard, uniqueEmail } from './fixtures';
+import { mailsWithSubject } from './mail-helpers';
 import { freePort, startServer, stopServer } from './own-server';
-import { openPage } from './public-helpers';
 
 /** Issue 13, Settings 'Email' end to end, with the link read from the mail the app wrote. */
 
 const CONFIRM_SUBJECT = 'Confirm your new RuralRoute e-mail address';
 const NOTICE_SUBJECT = 'Your e-mail address was changed';
 
-/** Every mail to `to` with `subject` the server has written (as .eml under DATA_DIR/mail). */
-function mailsTo(dataDir: string, to: string, subject: string) {
-  const dir = join(dataDir, 'mail');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  return files
-    .map((f) => parseMail(readFileSync(join(dir, f), 'utf8')))
-    .filter((mail) => mail.headers.to?.includes(to) && mail.headers.subject?.includes(subject));
-}
-
 const confirmLinkIn = (dataDir: string, to: string) =>
-  mailsTo(dataDir, to, CONFIRM_SUBJECT)[0]?.text.match(/https?:\/\/[^\s<>"')\]]+\/confirm-email\?token=[\w-]+/)?.[0];
-
-/** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
-async function signInByKeyboard(page: Page, email: string, password: string) {
-  await openPage(page, '/auth');
-  await page.getByLabel('Email').focus();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Password')).toBeFocused();
-  await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
-}
+  mailsWithSubject(dataDir, to, CONFIRM_SUBJECT)[0]?.text.match(
+    /https?:\/\/[^\s<>"')\]]+\/confirm-email\?token=[\w-]+/,
+  )?.[0];
 
 test("'Email': the link mailed to the new address changes it, the old one is told, and only the new one signs in", async ({
   browser,
@@ -103,9 +79,9 @@ test("'Email': the link mailed to the new address changes it, the old one is tol
     await expectNoAxeViolations(mailPage);
 
     // The old address got the security notice, naming the new one.
-    await expect.poll(() => mailsTo(dataDir, oldEmail, NOTICE_SUBJECT).length, { timeout: 20_000 }).toBe(1);
-    expect(mailsTo(dataDir, oldEmail, NOTICE_SUBJECT)[0]!.text).toContain(`changed to ${newEmail}`);
-    expect(mailsTo(dataDir, newEmail, NOTICE_SUBJECT)).toEqual([]);
+    await expect.poll(() => mailsWithSubject(dataDir, oldEmail, NOTICE_SUBJECT).length, { timeout: 20_000 }).toBe(1);
+    expect(mailsWithSubject(dataDir, oldEmail, NOTICE_SUBJECT)[0]!.text).toContain(`changed to ${newEmail}`);
+    expect(mailsWithSubject(dataDir, newEmail, NOTICE_SUBJECT)).toEqual([]);
 
     // The first browser is still signed in and shows the new address, nothing waiting.
     await page.reload();

@@ -25,6 +25,17 @@ export async function signUpAndSignIn(page: Page, fullName = 'Test Neighbour') {
 }
 
 /** The spec's toasts: a title and a description, inside sonner's live region. */
+/** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
+export async function signInByKeyboard(page: Page, email: string, password: string) {
+  await openPage(page, '/auth');
+  await page.getByLabel('Email').focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+}
+
 export async function expectToast(page: Page, title: string, description?: string) {
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: title });
   await expect(toast.first()).toBeVisible();

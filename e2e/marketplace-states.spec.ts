@@ -143,6 +143,9 @@ test.describe('on a 390px phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('every dashboard page is axe clean, with a form and a dialog open too', async ({ page }) => {
+    // Eight axe scans: 2–4 s each on a busy 2-core machine (the pages themselves are up in under a second), so the
+    // default 30 s was timed out (CI at a4268f8 took 32 s twice; earlier runs 17–27 s).
+    test.setTimeout(60_000);
     const t = tag();
     await signUpAndSignIn(page, `Jo Kent ${t}`);
     await expectNoAxeViolations(page);

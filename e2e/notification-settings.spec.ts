@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { parseMail } from '../src/server/test/smtp-sink';
 import { NOTIFICATION_TYPE_LABELS, UNSUBSCRIBE_INVALID_MESSAGE } from '../src/shared/notifications';
 import { expectNoAxeViolations, expectToast, signUpAndSignIn } from './fixtures';
+import { mailsTo } from './mail-helpers';
 import { goTo, tag } from './marketplace-helpers';
 import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
 
@@ -50,18 +50,8 @@ test("a switch turns a type's e-mails off at once, stays off after a reload, and
 });
 
 /** The text part of the newest mail to `to` that mentions `words`, once the job has written it. */
-function mailTo(dataDir: string, to: string, words: string): string | undefined {
-  const dir = join(dataDir, 'mail');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return undefined;
-  }
-  return files
-    .map((f) => parseMail(readFileSync(join(dir, f), 'utf8')))
-    .find((m) => m.headers.to?.includes(to) && m.text.includes(words))?.text;
-}
+const mailTo = (dataDir: string, to: string, words: string) =>
+  mailsTo(dataDir, to, (mail) => mail.text.includes(words))[0]?.text;
 
 test('the unsubscribe link of an offer e-mail works without signing in, shows in the settings, and can be undone', async ({
   browser,

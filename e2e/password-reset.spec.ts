@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { parseMail } from '../src/server/test/smtp-sink';
 import { FORGOT_PASSWORD_ANSWER, PASSWORD_UPDATED_TOAST, RESET_LINK_EXPIRED } from '../src/shared/account';
-import { expectNoAxeViolations, expectToast, PASSWORD, uniqueEmail } from './fixtures';
+import { expectNoAxeViolations, expectToast, PASSWORD, signInByKeyboard, uniqueEmail } from './fixtures';
+import { mailsTo, mailsWithSubject } from './mail-helpers';
 import { freePort, startServer, stopServer } from './own-server';
 import { openPage } from './public-helpers';
 
@@ -13,37 +13,13 @@ import { openPage } from './public-helpers';
 const SUBJECT = 'Reset your RuralRoute password';
 const NEW_PASSWORD = 'Fresh-Meadow-42';
 
-/** Every reset mail to `to` the server has written, newest first (file names follow Message-IDs, not time). */
-function resetMailsTo(dataDir: string, to: string) {
-  const dir = join(dataDir, 'mail');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  return files
-    .map((f) => ({ at: statSync(join(dir, f)).mtimeMs, mail: parseMail(readFileSync(join(dir, f), 'utf8')) }))
-    .filter(({ mail }) => mail.headers.to?.includes(to) && mail.headers.subject?.includes(SUBJECT))
-    .sort((a, b) => b.at - a.at)
-    .map(({ mail }) => mail);
-}
+/** Every reset mail to `to`, newest first. */
+const resetMailsTo = (dataDir: string, to: string) => mailsWithSubject(dataDir, to, SUBJECT);
 
 /** The reset link of the newest reset mail to `to`. */
 function resetLinkIn(dataDir: string, to: string): string | undefined {
   const text = resetMailsTo(dataDir, to)[0]?.text ?? '';
   return text.match(/https?:\/\/[^\s<>"')\]]+\/auth\/reset-password\?token=[A-Za-z0-9_-]+/)?.[0];
-}
-
-/** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
-async function signInByKeyboard(page: Page, email: string, password: string) {
-  await openPage(page, '/auth');
-  await page.getByLabel('Email').focus();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Password')).toBeFocused();
-  await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
 }
 
 /** Asks for a link on /auth/forgot-password by keyboard and waits for the server's answer. */
@@ -160,10 +136,7 @@ test('forgot password: the e-mailed link sets a new password once, ends every se
     await askForLink(page, email);
     await expect.poll(() => resetMailsTo(dataDir, email).length, { timeout: 20_000 }).toBe(before + 1);
     expect(resetMailsTo(dataDir, unknown)).toEqual([]);
-    const anyMailToUnknown = readdirSync(join(dataDir, 'mail'))
-      .map((f) => parseMail(readFileSync(join(dataDir, 'mail', f), 'utf8')))
-      .filter((m) => m.headers.to?.includes(unknown));
-    expect(anyMailToUnknown).toEqual([]);
+    expect(mailsTo(dataDir, unknown, () => true)).toEqual([]);
 
     for (const c of [context, elsewhere]) await c.close();
   } finally {

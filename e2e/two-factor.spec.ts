@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { CODE_LABEL, RECOVERY_CODE_LABEL, TWO_FACTOR_TOASTS, USE_RECOVERY_CODE_LABEL } from '../src/shared/two-factor';
-import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn } from './fixtures';
+import { expectNoAxeViolations, expectToast, PASSWORD, signInByKeyboard, signUpAndSignIn } from './fixtures';
 import { goTo } from './marketplace-helpers';
-import { openPage } from './public-helpers';
 
 /**
  * Issue 13, two-factor sign-in in a real browser against the real API: set it up with a code computed here from the
@@ -30,17 +29,6 @@ async function freshCode(secret: string, after = -1) {
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
-}
-
-/** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
-async function signInByKeyboard(page: Page, email: string) {
-  await openPage(page, '/auth');
-  await page.getByLabel('Email').focus();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Password')).toBeFocused();
-  await page.keyboard.type(PASSWORD);
-  await page.keyboard.press('Enter');
 }
 
 test('two-factor: set up from the shown key, sign in with a code and with a recovery code, turn it off', async ({
@@ -91,7 +79,7 @@ test('two-factor: set up from the shown key, sign in with a code and with a reco
 
   // Signing in now asks for the code after the password; the dashboard waits for it.
   await signOut(page);
-  await signInByKeyboard(page, email);
+  await signInByKeyboard(page, email, PASSWORD);
   const signInCode = page.getByLabel(CODE_LABEL);
   await expect(signInCode).toBeFocused();
   await expect(page).toHaveURL(/\/auth/);
@@ -110,7 +98,7 @@ test('two-factor: set up from the shown key, sign in with a code and with a reco
 
   // A recovery code works instead, once.
   await signOut(page);
-  await signInByKeyboard(page, email);
+  await signInByKeyboard(page, email, PASSWORD);
   await expect(page.getByLabel(CODE_LABEL)).toBeFocused();
   await page.getByRole('button', { name: USE_RECOVERY_CODE_LABEL }).click();
   const recovery = page.getByLabel(RECOVERY_CODE_LABEL);
@@ -136,7 +124,7 @@ test('two-factor: set up from the shown key, sign in with a code and with a reco
 
   // Off again: the password alone signs in.
   await signOut(page);
-  await signInByKeyboard(page, email);
+  await signInByKeyboard(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
@@ -153,7 +141,7 @@ test("'Cancel' on the code step signs the half-done session out and shows the si
   await card(page).getByRole('button', { name: 'Done' }).click();
 
   await signOut(page);
-  await signInByKeyboard(page, email);
+  await signInByKeyboard(page, email, PASSWORD);
   await expect(page.getByLabel(CODE_LABEL)).toBeFocused();
   // Reopening /auth keeps the step: the session is still waiting for a code.
   await page.reload();
