@@ -65,6 +65,8 @@ test('a delete made with no signal waits and can be discarded; a delete stuck on
   await postRideThroughApi(page, `Glen ${t}`);
   await goTo(page, 'My Rides', 'My Rides');
   const deleteButton = page.getByRole('button', { name: `Delete ride Glen ${t} → Millbrook` });
+  // The list has loaded before the signal goes (CI once cut it mid-load: no ride, so no button to press).
+  await expect(deleteButton).toBeVisible();
 
   await context.setOffline(true);
   await deleteButton.click();
