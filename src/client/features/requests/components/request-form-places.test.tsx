@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PICK_SUGGESTION_HINT, PLACE_NOT_FOUND } from '../../../../shared/places';
@@ -49,7 +49,8 @@ describe('Create a Delivery Request with places', () => {
     const { user } = setup(() => ({ status: 400, body: { code: 'validation_error', message: PLACE_NOT_FOUND } }));
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
-    expect(await screen.findByText(PLACE_NOT_FOUND)).toBeVisible();
+    // The toast is in the page before its fade-in starts (sonner marks it mounted in an effect): wait for that.
+    await waitFor(() => expect(screen.getByText(PLACE_NOT_FOUND)).toBeVisible());
     expect(screen.getByLabelText('Pickup Location')).toHaveValue('Springfield, IL');
   });
 });
