@@ -24,7 +24,6 @@ export async function signUpAndSignIn(page: Page, fullName = 'Test Neighbour') {
   return { email };
 }
 
-/** The spec's toasts: a title and a description, inside sonner's live region. */
 /** Signs in on /auth by keyboard: focus the e-mail, type, Tab to the password, type, Enter. */
 export async function signInByKeyboard(page: Page, email: string, password: string) {
   await openPage(page, '/auth');
@@ -36,6 +35,7 @@ export async function signInByKeyboard(page: Page, email: string, password: stri
   await page.keyboard.press('Enter');
 }
 
+/** The spec's toasts: a title and a description, inside sonner's live region. */
 export async function expectToast(page: Page, title: string, description?: string) {
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: title });
   await expect(toast.first()).toBeVisible();

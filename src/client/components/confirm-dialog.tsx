@@ -11,7 +11,7 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
-import { isQueued } from '@/lib/api-client';
+import { sendThenClose } from '@/components/form-dialog';
 
 /**
  * A confirmation (alert dialog) with 'Cancel' and the action. It stays open with the busy label until the action
@@ -58,18 +58,23 @@ export function ConfirmDialog({
     event.preventDefault();
     setBusy(true);
     cancelled.current = false;
-    try {
-      await onConfirm();
-    } catch (err) {
-      // The mutation already told the user (toast). A change kept to send later is done as far as the dialog goes.
-      if (!isQueued(err)) return;
-    } finally {
-      setBusy(false);
-    }
-    // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
-    if (cancelled.current) return;
-    succeeded.current = true;
-    onOpenChange(false);
+    // The mutation already told the user of a failure (toast). A change kept to send later is done as far as the
+    // dialog goes.
+    await sendThenClose(
+      async () => {
+        try {
+          await onConfirm();
+        } finally {
+          setBusy(false);
+        }
+      },
+      () => {
+        // Closed meanwhile by Cancel: nothing to close, and focus has already gone back.
+        if (cancelled.current) return;
+        succeeded.current = true;
+        onOpenChange(false);
+      },
+    );
   };
 
   return (

@@ -29,6 +29,14 @@ export async function sendThenClose(
   close();
 }
 
+interface FooterProps {
+  busy: boolean;
+  submitLabel: string;
+  busyLabel: string;
+  cancelLabel?: string;
+  destructive?: boolean;
+}
+
 /**
  * A dialog form's last row: 'Cancel', always enabled (it closes the dialog even while the form is being sent: nobody
  * waits on a weak signal), and the submit button, which shows `busyLabel` and is disabled while it is being sent.
@@ -39,13 +47,7 @@ export function FormDialogFooter({
   busyLabel,
   cancelLabel = 'Cancel',
   destructive = false,
-}: {
-  busy: boolean;
-  submitLabel: string;
-  busyLabel: string;
-  cancelLabel?: string;
-  destructive?: boolean;
-}) {
+}: FooterProps) {
   return (
     <DialogFooter>
       <DialogClose asChild>
@@ -65,22 +67,13 @@ export function FormDialogContent({
   title,
   description,
   onSubmit,
-  busy,
-  submitLabel,
-  busyLabel,
-  cancelLabel = 'Cancel',
-  destructive = false,
   onCloseAutoFocus,
   children,
-}: {
+  ...footer
+}: FooterProps & {
   title: string;
   description: string;
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
-  busy: boolean;
-  submitLabel: string;
-  busyLabel: string;
-  cancelLabel?: string;
-  destructive?: boolean;
   onCloseAutoFocus?: (event: Event) => void;
   children: React.ReactNode;
 }) {
@@ -92,13 +85,7 @@ export function FormDialogContent({
       </DialogHeader>
       <form noValidate className="space-y-4" onSubmit={onSubmit}>
         {children}
-        <FormDialogFooter
-          busy={busy}
-          submitLabel={submitLabel}
-          busyLabel={busyLabel}
-          cancelLabel={cancelLabel}
-          destructive={destructive}
-        />
+        <FormDialogFooter {...footer} />
       </form>
     </DialogContent>
   );
