@@ -5,6 +5,8 @@ import { hashToken } from '../src/server/auth/tokens';
 import { createBookingService } from '../src/server/bookings/service';
 import { createDashboardService } from '../src/server/dashboard/service';
 import type { Database, Db } from '../src/server/db/client';
+import type { Page } from '../src/shared/marketplace';
+import { pageOf, type PageJson } from '../src/server/db/list-cache';
 import * as schema from '../src/server/db/schema';
 import { createPlaceService } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
@@ -66,7 +68,7 @@ export async function explainListQueries(
   const requests = createRequestService(db, places);
   const bookings = createBookingService(db);
   const profiles = createProfileService(db);
-  const next = async (page: Promise<{ next_cursor: string | null }>) => (await page).next_cursor ?? undefined;
+  const next = async <T>(page: Promise<Page<T> | PageJson>) => pageOf(await page).next_cursor ?? undefined;
   const steps: [string, () => Promise<unknown>][] = [
     ['browse rides, first page', () => rides.browse(me, { limit: 20 })],
     ['browse rides, deep page', () => rides.browse(me, { limit: 20, cursor: prep.deepRides })],

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookingService } from '../src/server/bookings/service';
+import type { Page } from '../src/shared/marketplace';
 import type { Database } from '../src/server/db/client';
+import { pageOf, type PageJson } from '../src/server/db/list-cache';
 import { encodeCursor } from '../src/server/db/cursor';
 import { createPlaceService } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
@@ -88,22 +90,25 @@ async function capture(): Promise<Captured[]> {
         from delivery_requests where status = 'open' order by created_at desc, id desc offset ${ROWS / 2} limit 1`,
   );
   if (!me || !ride || !request) throw new Error('the seed made too few rows');
+  const page = { limit: 20 };
+  const second = async <T>(list: Promise<Page<T> | PageJson>) => {
+    const cursor = pageOf(await list).next_cursor;
+    if (!cursor) throw new Error('a "my" list has no second page');
+    return { limit: 20, cursor };
+  };
+  // The cursors come through services of their own: the "my" lists' page cache is per database handle
+  // (db/list-cache.ts), so the logged services below still run every query.
+  const unlogged = createPlaceService(database.db);
+  const cursors = {
+    rides: await second(createRideService(database.db, unlogged).listMine(me.id, page)),
+    requests: await second(createRequestService(database.db, unlogged).listMine(me.id, page)),
+    bookings: await second(createBookingService(database.db).listMine(me.id, page)),
+  };
   const { db, captured, labelNext } = await loggingDb(database);
   const places = createPlaceService(db);
   const ridesService = createRideService(db, places);
   const requests = createRequestService(db, places);
   const bookings = createBookingService(db);
-  const page = { limit: 20 };
-  const second = async (list: Promise<{ next_cursor: string | null }>) => {
-    const cursor = (await list).next_cursor;
-    if (!cursor) throw new Error('a "my" list has no second page');
-    return { limit: 20, cursor };
-  };
-  const cursors = {
-    rides: await second(ridesService.listMine(me.id, page)),
-    requests: await second(requests.listMine(me.id, page)),
-    bookings: await second(bookings.listMine(me.id, page)),
-  };
   const steps: [string, () => Promise<unknown>][] = [
     ['browse rides, first page', () => ridesService.browse(me.id, page)],
     [

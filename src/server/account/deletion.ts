@@ -9,6 +9,7 @@ import {
   emailChanges,
   eventStreams,
   idempotencyKeys,
+  myListVersions,
   knownBrowsers,
   notificationPreferences,
   savedSearches,
@@ -156,6 +157,8 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       savedSearches,
       // Kept answers of repeated writes: their bodies may hold the name, e-mail or messages.
       idempotencyKeys,
+      // The own lists' version rows (db/list-cache.ts), bumped by the deletion's own writes above.
+      myListVersions,
     ])
       await tx.delete(table).where(eq(table.userId, userId));
     // Blocks serve nothing once one side is gone (a new account of the address is a new person).

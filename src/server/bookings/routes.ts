@@ -18,6 +18,7 @@ import {
 } from '../../shared/marketplace';
 import { notFound } from '../core/domain-error';
 import { objectBody } from '../http/body';
+import { sendPage } from '../http/listing-routes';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
@@ -157,7 +158,7 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
   router.openapi(mineRoute, async (c) => {
     const { user } = currentAuth(c);
     const { role, ...page } = c.req.valid('query');
-    return c.json(await service.listMine(user.id, page, role), 200);
+    return sendPage(c, await service.listMine(user.id, page, role));
   });
 
   router.openapi({ ...acceptRoute, middleware: [throttle] }, async (c) => {

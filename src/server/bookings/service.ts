@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../db/errors';
 import { Outbox } from '../events';
 import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { myListCache, type PageJson } from '../db/list-cache';
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { isBlockedBetween } from '../moderation';
 import { preparedStatement } from '../db/prepared';
@@ -186,8 +187,15 @@ export function createBookingService(db: Db) {
    * My Bookings, newest first, with the request, its requester and the driver: 'As driver' (I drive) or
    * 'As requester' (offers and bookings on my requests).
    */
-  async function listMine(userId: string, page: PageRequest, role: BookingRole = 'driver'): Promise<Page<Booking>> {
-    return lists[role]({ userId }, page, toBooking);
+  const myLists = myListCache(db);
+  async function listMine(
+    userId: string,
+    page: PageRequest,
+    role: BookingRole = 'driver',
+  ): Promise<Page<Booking> | PageJson> {
+    return myLists(userId, `bookings|${role}|${page.limit}|${page.cursor ?? ''}`, () =>
+      lists[role]({ userId }, page, toBooking),
+    );
   }
 
   return { accept, listMine };

@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryRequest, Ride } from '../../shared/marketplace';
+import type { Booking, DeliveryRequest, Ride } from '../../shared/marketplace';
 import { setupTestApp, setupTwoInstances } from '../test/harness';
 import { requestBody, rideBody, type PageBody } from '../test/marketplace';
 import type { Db } from './client';
 import { foldListVersions } from './list-cache';
 import { rowsOf } from './rows';
-import { listVersions, profiles, users } from './schema';
+import { deliveryRequests, listVersions, myListVersions, profiles, rides, users } from './schema';
 
 /**
  * Browse pages are served from each instance's memory while their list's version stands (db/list-cache.ts,
@@ -230,6 +230,139 @@ describe.skipIf(!process.env.DATABASE_URL)('list versions on real PostgreSQL con
   });
 });
 
+/** A user's own list as the API answers it. */
+const mine = async <T>(call: Call, path: string, token: string) => {
+  const res = await call<PageBody<T>>('GET', path, { cookie: token });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+/** A change no trigger sees (triggers off for the statement's transaction): only a cache miss can show it. */
+const unseen = (db: Db, statement: ReturnType<typeof sql>) =>
+  db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(statement);
+  });
+
+/**
+ * My Rides, My Requests and My Bookings are served from memory while their user's version stands (migration 0020):
+ * every write to anything one of them shows must be on that user's next read.
+ */
+describe("the user's own lists cached under their version", () => {
+  const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
+
+  it('a second read is served from memory, and a post, a delete, a rename or a rating shows at once', async () => {
+    const db = ctx.database.db;
+    const mo = await signUpAndIn('Mo Reed');
+    const ride = (await call<Ride>('POST', '/rides', { cookie: mo.token, body: rideBody({ notes: 'first' }) })).body;
+    const request = (await call<DeliveryRequest>('POST', '/requests', { cookie: mo.token, body: requestBody() })).body;
+    expect((await mine<Ride>(call, '/rides/mine', mo.token)).items).toMatchObject([{ id: ride.id, notes: 'first' }]);
+    expect((await mine<DeliveryRequest>(call, '/requests/mine', mo.token)).items).toMatchObject([{ id: request.id }]);
+
+    // Proof the page comes from memory: a change made with the triggers off is not seen…
+    await unseen(db, sql`update ${rides} set notes = 'unseen' where ${rides.id} = ${ride.id}`);
+    expect((await mine<Ride>(call, '/rides/mine', mo.token)).items[0]?.notes).toBe('first');
+    // …until any write the triggers see: the next read is the database's.
+    const second = (await call<Ride>('POST', '/rides', { cookie: mo.token, body: rideBody({ notes: 'second' }) })).body;
+    const after = await mine<Ride>(call, '/rides/mine', mo.token);
+    expect(after.items.map((r) => r.notes).sort()).toEqual(['second', 'unseen']);
+    expect(after.items.every((r) => r.is_own)).toBe(true);
+
+    expect((await call('DELETE', `/rides/${second.id}`, { cookie: mo.token })).status).toBe(204);
+    expect((await mine<Ride>(call, '/rides/mine', mo.token)).items.map((r) => r.id)).toEqual([ride.id]);
+    expect((await call('DELETE', `/requests/${request.id}`, { cookie: mo.token })).status).toBe(204);
+    expect((await mine<DeliveryRequest>(call, '/requests/mine', mo.token)).items).toEqual([]);
+
+    expect(
+      (await call('PATCH', '/account/profile', { cookie: mo.token, body: { full_name: 'Mo Reed-Hart' } })).status,
+    ).toBe(200);
+    expect((await mine<Ride>(call, '/rides/mine', mo.token)).items[0]?.poster_name).toBe('Mo Reed-Hart');
+    // Any writer counts, not only the app's routes.
+    await db.update(profiles).set({ ratingCount: 2, ratingSum: 9 }).where(eq(profiles.userId, mo.user.id));
+    expect((await mine<Ride>(call, '/rides/mine', mo.token)).items[0]?.poster_rating).toMatchObject({ count: 2 });
+  });
+
+  it("an offer, its answer and the other party's name reach both people's lists", async () => {
+    const db = ctx.database.db;
+    const nia = await signUpAndIn('Nia Cole');
+    const oz = await signUpAndIn('Oz Grant');
+    const request = (await call<DeliveryRequest>('POST', '/requests', { cookie: nia.token, body: requestBody() })).body;
+    const offers = async () =>
+      (await mine<DeliveryRequest>(call, '/requests/mine', nia.token)).items.find((x) => x.id === request.id)
+        ?.offer_count;
+    const driving = async () => (await mine<Booking>(call, '/bookings/mine', oz.token)).items;
+    const onMine = async () => (await mine<Booking>(call, '/bookings/mine?role=requester', nia.token)).items;
+    expect(await offers()).toBe(0);
+    expect(await driving()).toEqual([]);
+    expect(await onMine()).toEqual([]);
+
+    const booking = (await call<Booking>('POST', '/bookings', { cookie: oz.token, body: { request_id: request.id } }))
+      .body;
+    expect(await offers()).toBe(1);
+    expect(await driving()).toMatchObject([{ id: booking.id, status: 'pending', driver_name: 'Oz Grant' }]);
+    expect(await onMine()).toMatchObject([{ id: booking.id, status: 'pending' }]);
+
+    // The other party's new name, on each side's list.
+    await call('PATCH', '/account/profile', { cookie: nia.token, body: { full_name: 'Nia Cole-Bay' } });
+    expect((await driving())[0]?.request.requester_name).toBe('Nia Cole-Bay');
+    await call('PATCH', '/account/profile', { cookie: oz.token, body: { full_name: 'Oz Grant-Lee' } });
+    expect((await onMine())[0]?.driver_name).toBe('Oz Grant-Lee');
+    // The request's title, on the driver's list (any writer: the app has no edit yet).
+    await db.update(deliveryRequests).set({ title: 'Feed sacks' }).where(eq(deliveryRequests.id, request.id));
+    expect((await driving())[0]?.request.title).toBe('Feed sacks');
+
+    expect((await call('POST', `/bookings/${booking.id}/decline`, { cookie: nia.token, body: {} })).status).toBe(200);
+    expect(await offers()).toBe(0);
+    expect((await driving())[0]?.status).toBe('declined');
+    expect((await onMine())[0]?.status).toBe('declined');
+  });
+
+  it('cursor pages are cached per cursor and limit, and follow writes too', async () => {
+    const pia = await signUpAndIn('Pia Hunt');
+    for (let i = 1; i <= 3; i++)
+      await call('POST', '/rides', { cookie: pia.token, body: rideBody({ departure_date: `2098-02-0${i}` }) });
+    const first = await mine<Ride>(call, '/rides/mine?limit=1', pia.token);
+    expect(first.items).toHaveLength(1);
+    expect((await mine<Ride>(call, '/rides/mine?limit=2', pia.token)).items).toHaveLength(2);
+    const cursor = `/rides/mine?limit=1&cursor=${first.next_cursor}`;
+    const next = await mine<Ride>(call, cursor, pia.token);
+    expect(next.items[0]!.id).not.toBe(first.items[0]!.id);
+    expect((await call('DELETE', `/rides/${next.items[0]!.id}`, { cookie: pia.token })).status).toBe(204);
+    expect((await mine<Ride>(call, cursor, pia.token)).items[0]?.id).not.toBe(next.items[0]!.id);
+  });
+
+  it('folds the rows of backends that have exited, keeping each version, and drops those of deleted users', async () => {
+    const db = ctx.database.db;
+    const quin = await signUpAndIn('Quin Vale');
+    const gone = '00000000-0000-4000-8000-00000000dead';
+    await db.insert(myListVersions).values([
+      { userId: quin.user.id, shard: 2_000_000_011, version: 7 },
+      { userId: quin.user.id, shard: 2_000_000_012, version: 5 },
+      { userId: gone, shard: 2_000_000_011, version: 2 },
+    ]);
+    const versionOfQuin = async () => {
+      const [row] = await db
+        .select({ v: sql<string>`coalesce(sum(${myListVersions.version}), 0)::text` })
+        .from(myListVersions)
+        .where(eq(myListVersions.userId, quin.user.id));
+      return BigInt(row!.v);
+    };
+    const before = await versionOfQuin();
+    expect(await foldListVersions(db)).toBeGreaterThanOrEqual(3);
+    expect(await versionOfQuin()).toBe(before);
+    expect(await db.select().from(myListVersions).where(eq(myListVersions.userId, gone))).toEqual([]);
+    const shards = await db
+      .select({ shard: myListVersions.shard })
+      .from(myListVersions)
+      .where(eq(myListVersions.userId, quin.user.id));
+    expect(shards.map((s) => s.shard)).not.toContain(2_000_000_011);
+    // A write after the fold still moves the version.
+    await call('POST', '/rides', { cookie: quin.token, body: rideBody() });
+    expect(await versionOfQuin()).toBeGreaterThan(before);
+    expect((await mine<Ride>(call, '/rides/mine', quin.token)).items).toHaveLength(1);
+  });
+});
+
 describe.skipIf(!process.env.DATABASE_URL)('browse pages cached on two instances of one PostgreSQL', () => {
   const { a, b, signUpAndIn } = setupTwoInstances({ AUTH_PER_IP_MAX: '100000' });
 
@@ -262,5 +395,30 @@ describe.skipIf(!process.env.DATABASE_URL)('browse pages cached on two instances
       expect((await browse<Ride>(call, 'rides', jon.token)).items.find((x) => x.id === again.id)).toMatchObject({
         poster_name: 'Ivy South',
       });
+  });
+
+  it("a write through one instance is on the other's next read of the writer's and the other party's own lists", async () => {
+    const rae = await signUpAndIn('Rae Moon');
+    const sol = await signUpAndIn('Sol Park');
+    const request = (await a<DeliveryRequest>('POST', '/requests', { cookie: rae.token, body: requestBody() })).body;
+    for (const call of [a, b]) {
+      expect((await mine<DeliveryRequest>(call, '/requests/mine', rae.token)).items).toMatchObject([
+        { offer_count: 0 },
+      ]);
+      expect((await mine<Booking>(call, '/bookings/mine', sol.token)).items).toEqual([]);
+    }
+    const booking = (await b<Booking>('POST', '/bookings', { cookie: sol.token, body: { request_id: request.id } }))
+      .body;
+    for (const call of [a, b]) {
+      expect((await mine<DeliveryRequest>(call, '/requests/mine', rae.token)).items).toMatchObject([
+        { offer_count: 1 },
+      ]);
+      expect((await mine<Booking>(call, '/bookings/mine', sol.token)).items).toMatchObject([{ id: booking.id }]);
+    }
+    expect((await a('POST', `/bookings/${booking.id}/choose`, { cookie: rae.token, body: {} })).status).toBe(200);
+    for (const call of [a, b]) {
+      expect((await mine<Booking>(call, '/bookings/mine', sol.token)).items[0]?.status).toBe('confirmed');
+      expect((await mine<DeliveryRequest>(call, '/requests/mine', rae.token)).items[0]?.status).toBe('matched');
+    }
   });
 });

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Page } from '../../shared/marketplace';
 import type { Db } from './client';
 import { rowsOf } from './rows';
-import { blocks, bookings, listVersions } from './schema';
+import { blocks, bookings, listVersions, myListVersions, users } from './schema';
 
 export type BrowseList = 'rides' | 'requests';
 
@@ -38,6 +38,10 @@ interface Entry<T> {
 export class PageJson {
   constructor(readonly json: string) {}
 }
+
+/** The page either way (benches and tests that read a list's cursor). */
+export const pageOf = <T>(page: Page<T> | PageJson): Page<T> =>
+  page instanceof PageJson ? (JSON.parse(page.json) as Page<T>) : page;
 
 const NOBODY = '';
 const NONE: ReadonlySet<string> = new Set();
@@ -141,30 +145,99 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
   };
 }
 
+/** One user's own lists in memory: about 16 MB of page text per instance at most (a My Rides page is ~10 KB). */
+const MY_LISTS_MAX_BYTES = 16 * 1024 * 1024;
+
+export type MyListPage = <T>(userId: string, key: string, load: () => Promise<Page<T>>) => Promise<Page<T> | PageJson>;
+
+const myListCaches = new WeakMap<Db, MyListPage>();
+
 /**
- * Each backend bumps a list_versions row of its own (migration 0019: shard = its pid), so the table gains a row per
- * connection that ever wrote, and every browse sums a list's rows. This folds the rows of backends that have exited
- * into each list's base row (shard 0, never a pid): the sums, so every cached version, stay exactly as they were.
- * Rows another transaction holds are skipped (a new backend that reused a pid), so the fold never waits for a
- * writer, and several instances may run it at once. Returns the number of rows folded.
+ * My Rides, My Requests and My Bookings pages in this process's memory, each under its user's version (the sum of
+ * their my_list_versions rows, migration 0020): one cache per database handle, shared by the three lists.
+ * Every request reads its user's current version (one statement for all the users of a turn of the event loop,
+ * as the browse check); a page is served from memory, as the JSON text it was sent as, only while that version
+ * stands. Nothing on these pages depends on anything but the user and the database rows the triggers watch, so the
+ * text is the same for every read of one user's page.
+ *
+ * Correct across instances for the reason browse is: a write to anything one of these pages shows bumps the user's
+ * version in the writer's own transaction, and the version is read before the page is loaded.
  */
-export async function foldListVersions(db: Db): Promise<number> {
-  const result = await db.execute(sql`
+export function myListCache(db: Db): MyListPage {
+  const existing = myListCaches.get(db);
+  if (existing) return existing;
+  const cache = new LRUCache<string, { version: string; json: string }>({
+    maxSize: MY_LISTS_MAX_BYTES,
+    sizeCalculation: (entry, key) => entry.json.length + key.length,
+  });
+  const check = db
+    .select({ userId: myListVersions.userId, version: sql<string>`sum(${myListVersions.version})::text` })
+    .from(myListVersions)
+    .where(sql`${myListVersions.userId} = any(string_to_array(${sql.placeholder('users')}, ',')::uuid[])`)
+    .groupBy(myListVersions.userId)
+    .prepare('my_list_versions');
+  const versions = new DataLoader<string, string>(
+    async (userIds) => {
+      const rows = await check.execute({ users: [...new Set(userIds)].join(',') });
+      const byUser = new Map(rows.map((row) => [row.userId, row.version]));
+      return userIds.map((id) => byUser.get(id) ?? '0');
+    },
+    { cache: false, batchScheduleFn: (send) => setImmediate(send) },
+  );
+  const cachedPage: MyListPage = async (userId, key, load) => {
+    const cacheKey = `${userId}|${key}`;
+    const entry = cache.get(cacheKey);
+    const version = await versions.load(userId);
+    if (entry && entry.version === version) return new PageJson(entry.json);
+    const page = await load();
+    const json = JSON.stringify(page);
+    cache.set(cacheKey, { version, json });
+    return new PageJson(json);
+  };
+  myListCaches.set(db, cachedPage);
+  return cachedPage;
+}
+
+/** Rows of exited backends folded into one base row (shard 0) per key: the sums stay exactly as they were. */
+const foldShards = (table: 'list_versions' | 'my_list_versions', key: 'list' | 'user_id') =>
+  sql.raw(`
     with dead as (
-      select ${listVersions.list} as list, ${listVersions.shard} as shard from ${listVersions}
-      where ${listVersions.shard} <> 0
-        and ${listVersions.shard} not in (select pid from pg_stat_activity where pid is not null)
+      select ${key} as key, shard from ${table}
+      where shard <> 0 and shard not in (select pid from pg_stat_activity where pid is not null)
       for update skip locked
     ), gone as (
-      delete from ${listVersions} using dead
-      where ${listVersions.list} = dead.list and ${listVersions.shard} = dead.shard
-      returning ${listVersions.list} as list, ${listVersions.version} as version
+      delete from ${table} t using dead where t.${key} = dead.key and t.shard = dead.shard
+      returning t.${key} as key, t.version
     ), folded as (
-      insert into ${listVersions} (list, shard, version)
-        select list, 0, sum(version) from gone group by list
-      on conflict (list, shard) do update set version = ${listVersions.version} + excluded.version
+      insert into ${table} (${key}, shard, version)
+        select key, 0, sum(version) from gone group by key
+      on conflict (${key}, shard) do update set version = ${table}.version + excluded.version
       returning 1
     )
     select (select count(*) from gone)::int as n`);
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+
+/**
+ * Each backend bumps a list_versions row of its own (migration 0019: shard = its pid), and my_list_versions rows of
+ * its own (migration 0020), so the tables gain rows per connection that ever wrote, and every read sums a key's rows.
+ * This folds the rows of backends that have exited into each key's base row (shard 0, never a pid): the sums, so
+ * every cached version, stay exactly as they were. Rows another transaction holds are skipped (a new backend that
+ * reused a pid), so the fold never waits for a writer, and several instances may run it at once. The rows of users
+ * who no longer exist or have deleted their account go too (nobody reads their lists). Returns the number of rows folded or removed.
+ */
+export async function foldListVersions(db: Db): Promise<number> {
+  let n = 0;
+  for (const fold of [foldShards('list_versions', 'list'), foldShards('my_list_versions', 'user_id')]) {
+    n += Number(rowsOf<{ n: number }>(await db.execute(fold))[0]?.n ?? 0);
+  }
+  const gone = await db.execute(sql`
+    with gone as (
+      delete from ${myListVersions} where (${myListVersions.userId}, ${myListVersions.shard}) in (
+        select ${myListVersions.userId}, ${myListVersions.shard} from ${myListVersions}
+        where not exists (select 1 from ${users}
+          where ${users.id} = ${myListVersions.userId} and ${users.deletedAt} is null)
+        for update skip locked)
+      returning 1
+    )
+    select count(*)::int as n from gone`);
+  return n + Number(rowsOf<{ n: number }>(gone)[0]?.n ?? 0);
 }

@@ -983,3 +983,21 @@ export const listVersions = pgTable(
     check('list_versions_list_check', oneOf(t.list, ['rides', 'requests'])),
   ],
 );
+
+/**
+ * Issue 16: a version per user for their own lists (My Rides, My Requests, My Bookings), bumped in the writer's own
+ * transaction by statement triggers (migration 0020) on every write that changes what one of those lists shows to
+ * that user: their rides and requests, the bookings they are a party to, the title and places of a request they have
+ * an offer on, and their own and their counterparts' names and ratings. One row per user and backend (shard = its
+ * pid, as list_versions), so no transaction waits for another's row; a user's version is the sum of their rows. No
+ * foreign key: a row may outlive its user (a deletion's own writes bump it), and the periodic fold removes it.
+ */
+export const myListVersions = pgTable(
+  'my_list_versions',
+  {
+    userId: uuid('user_id').notNull(),
+    shard: integer('shard').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.shard] })],
+);

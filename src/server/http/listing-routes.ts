@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { User } from '../../shared/auth';
 import {
@@ -22,13 +22,19 @@ import { createRouter } from './validation';
 
 /** What rides and delivery requests have in common: a user's own list, everyone's list, create, delete. */
 export interface ListingService<Input, Item> {
-  listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item>>;
+  listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item> | PageJson>;
   /** The page and Browse's filters (issue 14: near, within, from, to, q). */
   browse(viewerId: string, query: BrowseQuery): Promise<Page<Item> | PageJson>;
   create(user: User, input: Input): Promise<Item>;
   /** False when the user has no such row (unknown, or another user's). */
   remove(userId: string, id: string): Promise<boolean>;
 }
+
+/** A page as JSON; a cached page goes out as the text it was stored as (db/list-cache.ts). */
+export const sendPage = <T>(c: Context, page: Page<T> | PageJson) =>
+  (page instanceof PageJson
+    ? c.body(page.json, 200, { 'Content-Type': 'application/json' })
+    : c.json(page, 200)) as never;
 
 export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.ZodType> {
   tag: string;
@@ -93,15 +99,12 @@ export function listingRoutes<Shape extends z.ZodRawShape, Item extends z.ZodTyp
 
   router.openapi(listRoute('/mine', spec.describe.mine, pageQuerySchema), async (c) => {
     const { user } = currentAuth(c);
-    return c.json(await service.listMine(user.id, c.req.valid('query')), 200);
+    return sendPage(c, await service.listMine(user.id, c.req.valid('query')));
   });
 
   router.openapi(listRoute('/browse', spec.describe.browse, browseQuerySchema), async (c) => {
     const { user } = currentAuth(c);
-    const page = await service.browse(user.id, c.req.valid('query'));
-    // A cached page nobody personal is on goes out as the text it was stored as (db/list-cache.ts).
-    if (page instanceof PageJson) return c.body(page.json, 200, { 'Content-Type': 'application/json' }) as never;
-    return c.json(page, 200);
+    return sendPage(c, await service.browse(user.id, c.req.valid('query')));
   });
 
   router.openapi(createItemRoute, async (c) => {

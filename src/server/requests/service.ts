@@ -16,7 +16,7 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache, type PageJson } from '../db/list-cache';
+import { createListCache, myListCache, type PageJson } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -190,9 +190,13 @@ export function createRequestService(
     }),
   });
 
-  /** My requests, newest first. */
-  async function listMine(userId: string, page: PageRequest): Promise<Page<DeliveryRequest>> {
-    return mine({ userId }, page, (r) => toRequest(r, userId));
+  const myLists = myListCache(db);
+
+  /** My requests, newest first, from memory while the user's version stands (db/list-cache.ts). */
+  async function listMine(userId: string, page: PageRequest): Promise<Page<DeliveryRequest> | PageJson> {
+    return myLists(userId, `requests|${page.limit}|${page.cursor ?? ''}`, () =>
+      mine({ userId }, page, (r) => toRequest(r, userId)),
+    );
   }
 
   /**

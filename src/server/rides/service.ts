@@ -11,7 +11,7 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../moderation';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache, type PageJson } from '../db/list-cache';
+import { createListCache, myListCache, type PageJson } from '../db/list-cache';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 interface RideFields {
@@ -137,8 +137,13 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
     personalize: (ride, viewerId) => ({ ...ride, is_own: ride.poster_id === viewerId }),
   });
 
-  async function listMine(userId: string, page: PageRequest): Promise<Page<Ride>> {
-    return mine({ userId }, page, (r) => toRide(r, userId));
+  const myLists = myListCache(db);
+
+  /** My rides, from memory while the user's version stands (db/list-cache.ts). */
+  async function listMine(userId: string, page: PageRequest): Promise<Page<Ride> | PageJson> {
+    return myLists(userId, `rides|${page.limit}|${page.cursor ?? ''}`, () =>
+      mine({ userId }, page, (r) => toRide(r, userId)),
+    );
   }
 
   /**
