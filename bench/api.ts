@@ -57,6 +57,13 @@ const TRACE_PORT = Number(process.env.BENCH_TRACE_PORT ?? PORT + 100);
  * (bench/pgbench.ts), and per endpoint the API's closed-loop requests/s as a share of that ceiling.
  */
 const CEILING = process.env.BENCH_CEILING === '1';
+/**
+ * BENCH_ACCEPT_ENCODING="gzip, deflate, br" sends what every browser sends with each read: the figures then include
+ * the response compression a browser costs (without it, none: API clients and autocannon ask for none).
+ */
+const ACCEPT_ENCODING: Record<string, string> = process.env.BENCH_ACCEPT_ENCODING
+  ? { 'accept-encoding': process.env.BENCH_ACCEPT_ENCODING }
+  : {};
 
 /**
  * The issue asks for browse "with ratings shown": one page of each browse list, read as a client would, must carry
@@ -199,7 +206,7 @@ async function run(s: Scenario, port = PORT): Promise<Result> {
             path: s.path(n),
             headers: {
               ...(s.token ? { authorization: `Bearer ${s.token(n)}` } : {}),
-              ...(s.body ? { 'content-type': 'application/json' } : {}),
+              ...(s.body ? { 'content-type': 'application/json' } : ACCEPT_ENCODING),
             },
             ...(s.body ? { body: s.body(n) } : {}),
           };
@@ -374,7 +381,10 @@ async function main() {
           rate: FIXED_RATE,
           connections: CONNECTIONS,
           path: (i: number) => s.path(i),
-          headers: (i: number): Record<string, string> => (s.token ? { authorization: `Bearer ${s.token(i)}` } : {}),
+          headers: (i: number): Record<string, string> => ({
+            ...(s.token ? { authorization: `Bearer ${s.token(i)}` } : {}),
+            ...ACCEPT_ENCODING,
+          }),
         };
         // Unmeasured warm-up at the same rate: after the idle control phase every cached session has expired, and
         // 1,000 sessions in strict rotation would all miss at once, a cold start a live server does not have.

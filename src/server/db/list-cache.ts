@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import { gzipSync } from 'node:zlib';
 import type { Page } from '../../shared/marketplace';
 import type { Db } from './client';
 import { rowsOf } from './rows';
@@ -28,15 +29,23 @@ interface Entry<T> {
   version: string;
   page: Page<T>;
   /** The page as JSON for a viewer who owns none of it and has no offer on it: most hits send this text as it is. */
-  json: string;
+  text: PageJson;
   owners: ReadonlySet<string>;
   /** The page's ids for the offers check ('' when the list has none to check), joined once when stored. */
   ids: string;
 }
 
-/** A page already serialized (a cache hit needing nothing personal): the route sends the text as the body. */
+/**
+ * A page already serialized (a cache hit needing nothing personal): the route sends the text as the body, or its
+ * gzip bytes to a client that asks for gzip (every browser), made once per cached page and reused by every hit.
+ */
 export class PageJson {
+  #gzip: Uint8Array<ArrayBuffer> | undefined;
   constructor(readonly json: string) {}
+  /** Level 6, as compressResponses() (http/compress.ts) would make them for each response. */
+  gzip(): Uint8Array<ArrayBuffer> {
+    return (this.#gzip ??= new Uint8Array(gzipSync(this.json)));
+  }
 }
 
 /** The page either way (benches and tests that read a list's cursor). */
@@ -120,7 +129,9 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
   const entryOf = (version: string, page: Page<T>): Entry<T> => ({
     version,
     page,
-    json: JSON.stringify({ ...page, items: page.items.map((item) => spec.personalize(item, NOBODY, NONE)) }),
+    text: new PageJson(
+      JSON.stringify({ ...page, items: page.items.map((item) => spec.personalize(item, NOBODY, NONE)) }),
+    ),
     owners: new Set(page.items.map(spec.ownerOf)),
     ids: spec.offers ? page.items.map(spec.idOf).join(',') : '',
   });
@@ -133,7 +144,7 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
     const entry = cache.get(key);
     const state = await states.load({ viewerId, ids: entry?.ids ?? '' });
     if (entry && !state.blocked && entry.version === state.version) {
-      if (!state.offered.size && !entry.owners.has(viewerId)) return new PageJson(entry.json);
+      if (!state.offered.size && !entry.owners.has(viewerId)) return entry.text;
       return {
         ...entry.page,
         items: entry.page.items.map((item) => spec.personalize(item, viewerId, state.offered)),
@@ -166,9 +177,9 @@ const myListCaches = new WeakMap<Db, MyListPage>();
 export function myListCache(db: Db): MyListPage {
   const existing = myListCaches.get(db);
   if (existing) return existing;
-  const cache = new LRUCache<string, { version: string; json: string }>({
+  const cache = new LRUCache<string, { version: string; page: PageJson }>({
     maxSize: MY_LISTS_MAX_BYTES,
-    sizeCalculation: (entry, key) => entry.json.length + key.length,
+    sizeCalculation: (entry, key) => entry.page.json.length + key.length,
   });
   const check = db
     .select({ userId: myListVersions.userId, version: sql<string>`sum(${myListVersions.version})::text` })
@@ -188,11 +199,10 @@ export function myListCache(db: Db): MyListPage {
     const cacheKey = `${userId}|${key}`;
     const entry = cache.get(cacheKey);
     const version = await versions.load(userId);
-    if (entry && entry.version === version) return new PageJson(entry.json);
-    const page = await load();
-    const json = JSON.stringify(page);
-    cache.set(cacheKey, { version, json });
-    return new PageJson(json);
+    if (entry && entry.version === version) return entry.page;
+    const page = new PageJson(JSON.stringify(await load()));
+    cache.set(cacheKey, { version, page });
+    return page;
   };
   myListCaches.set(db, cachedPage);
   return cachedPage;

@@ -1,6 +1,7 @@
 import { gunzipSync, inflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setupTestApp } from '../test/harness';
+import { PageJson } from '../db/list-cache';
 import { rideBody } from '../test/marketplace';
 
 /** http/compress.ts: what browsers get (every one sends Accept-Encoding), through the whole app. */
@@ -47,5 +48,47 @@ describe('response compression', () => {
     const res = await get('/auth/session', me.token, 'gzip');
     expect(res.headers.get('content-encoding')).toBeNull();
     expect(JSON.parse(await res.text())).toMatchObject({ user: { id: me.user.id } });
+  });
+
+  it("a cached page's gzip is made once and sent to every browser that asks for gzip, and only to them", async () => {
+    const owner = await signUpAndIn();
+    for (let i = 0; i < 8; i++)
+      await call('POST', '/rides', { cookie: owner.token, body: rideBody({ notes: `Cached ride ${i}` }) });
+    const [ana, ben] = [await signUpAndIn(), await signUpAndIn()];
+    // Ana's read fills the cache; Ben's is a hit with nothing of his on it: the stored page, gzipped once.
+    const plain = await (await get('/rides/browse', ana.token)).text();
+    const gzip = vi.spyOn(PageJson.prototype, 'gzip');
+    const answers = await Promise.all([ana, ben].map((u) => get('/rides/browse', u.token, 'gzip, deflate, br')));
+    // Both answers are the stored page's one gzip (compressResponses would have made a new one for each).
+    expect(gzip).toHaveBeenCalledTimes(2);
+    expect(gzip.mock.results[0]?.value).toBe(gzip.mock.results[1]?.value);
+    gzip.mockRestore();
+    const bodies: Buffer[] = [];
+    for (const res of answers) {
+      expect(res.headers.get('content-encoding')).toBe('gzip');
+      expect(res.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      bodies.push(Buffer.from(await res.arrayBuffer()));
+    }
+    for (const body of bodies) expect(gunzipSync(body).toString('utf8')).toBe(plain);
+    // The owner's own lists are cached whole: the same gzip path, for the same text as a plain read.
+    const mine = await (await get('/rides/mine', owner.token)).text();
+    const packed = await get('/rides/mine', owner.token, 'gzip');
+    expect(packed.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await packed.arrayBuffer())).toString('utf8')).toBe(mine);
+    // Deflate is still negotiated (by compressResponses), and identity gets the text.
+    const deflated = await get('/rides/mine', owner.token, 'gzip;q=0, deflate');
+    expect(deflated.headers.get('content-encoding')).toBe('deflate');
+    expect(inflateSync(Buffer.from(await deflated.arrayBuffer())).toString('utf8')).toBe(mine);
+    const identity = await get('/rides/mine', owner.token, 'identity');
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(await identity.text()).toBe(mine);
+  });
+
+  it('gzips a stored page once, however many hits send it', () => {
+    const page = new PageJson(JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ i })) }));
+    expect(page.gzip()).toBe(page.gzip());
+    expect(gunzipSync(page.gzip()).toString('utf8')).toBe(page.json);
   });
 });

@@ -16,8 +16,11 @@ const packAsync: Record<Encoding, (b: Uint8Array) => Promise<Buffer>> = {
   deflate: promisify(deflate),
 };
 
+/** Bodies smaller than this are sent as they are. */
+export const COMPRESS_THRESHOLD = 1024;
+
 /** Hono's negotiation: an explicit q of 1 wins, else the highest q above 0 (gzip first on a tie). */
-function selectEncoding(header: string | undefined): Encoding | undefined {
+export function selectEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined;
   const accepts = parseAccept(header);
   const wildcard = accepts.find((a) => a.type === '*')?.q;
@@ -37,7 +40,7 @@ function selectEncoding(header: string | undefined): Encoding | undefined {
  * was most of an API request's cost (docs/decisions/024-tail-latency.md). Unlike hono/compress, a body under the
  * threshold is left as it is even when it came without a Content-Length.
  */
-export function compressResponses({ threshold = 1024 }: { threshold?: number } = {}): MiddlewareHandler {
+export function compressResponses({ threshold = COMPRESS_THRESHOLD }: { threshold?: number } = {}): MiddlewareHandler {
   return async function compressResponses(c, next) {
     await next();
     const res = c.res;

@@ -14,6 +14,7 @@ import {
 import { notFound } from '../core/domain-error';
 import { PageJson } from '../db/list-cache';
 import { objectBody } from './body';
+import { COMPRESS_THRESHOLD, selectEncoding } from './compress';
 import { errorResponses, jsonBody } from './openapi';
 import { notFoundOnBadId } from './params';
 import { currentAuth, requireAuth } from './session';
@@ -30,11 +31,17 @@ export interface ListingService<Input, Item> {
   remove(userId: string, id: string): Promise<boolean>;
 }
 
-/** A page as JSON; a cached page goes out as the text it was stored as (db/list-cache.ts). */
-export const sendPage = <T>(c: Context, page: Page<T> | PageJson) =>
-  (page instanceof PageJson
-    ? c.body(page.json, 200, { 'Content-Type': 'application/json' })
-    : c.json(page, 200)) as never;
+/**
+ * A page as JSON. A cached page goes out as the text it was stored as (db/list-cache.ts), or as its gzip bytes made
+ * once for every hit, so compressResponses() has nothing left to do for it (it leaves an encoded body alone).
+ */
+export const sendPage = <T>(c: Context, page: Page<T> | PageJson) => {
+  if (!(page instanceof PageJson)) return c.json(page, 200) as never;
+  const headers = { 'Content-Type': 'application/json' };
+  if (page.json.length >= COMPRESS_THRESHOLD && selectEncoding(c.req.header('Accept-Encoding')) === 'gzip')
+    return c.body(page.gzip(), 200, { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }) as never;
+  return c.body(page.json, 200, headers) as never;
+};
 
 export interface ListingRoutesSpec<Shape extends z.ZodRawShape, Item extends z.ZodType> {
   tag: string;
