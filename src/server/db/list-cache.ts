@@ -52,6 +52,9 @@ export class PageJson {
 export const pageOf = <T>(page: Page<T> | PageJson): Page<T> =>
   page instanceof PageJson ? (JSON.parse(page.json) as Page<T>) : page;
 
+/** DataLoader options: no memo, one batch per turn of the event loop (the requests the loop took in at once). */
+const PER_TURN = { cache: false, batchScheduleFn: (send: () => void) => setImmediate(send) };
+
 const NOBODY = '';
 const NONE: ReadonlySet<string> = new Set();
 
@@ -101,30 +104,27 @@ export function createListCache<T>(db: Db, spec: ListCacheSpec<T>) {
    * the loop took in at once) instead of one per request. Each request's statement is still sent after the request
    * arrived, so it sees every write committed before it: the same guarantee as a statement of its own.
    */
-  const states = new DataLoader<{ viewerId: string; ids: string }, ViewerState>(
-    async (asks) => {
-      const ids = new Set(asks.flatMap((ask) => (ask.ids ? ask.ids.split(',') : [])));
-      const [row] = await check.execute({
-        viewers: [...new Set(asks.map((ask) => ask.viewerId))].join(','),
-        ids: [...ids].join(','),
-      });
-      if (!row) throw new Error('list version: no row');
-      const blocked = new Set(row.blocked);
-      const offered = new Map<string, Set<string>>();
-      for (const pair of row.offered) {
-        const [viewerId = '', requestId = ''] = pair.split(' ');
-        let mine = offered.get(viewerId);
-        if (!mine) offered.set(viewerId, (mine = new Set()));
-        mine.add(requestId);
-      }
-      return asks.map(({ viewerId }) => ({
-        version: row.version,
-        blocked: blocked.has(viewerId),
-        offered: offered.get(viewerId) ?? NONE,
-      }));
-    },
-    { cache: false, batchScheduleFn: (send) => setImmediate(send) },
-  );
+  const states = new DataLoader<{ viewerId: string; ids: string }, ViewerState>(async (asks) => {
+    const ids = new Set(asks.flatMap((ask) => (ask.ids ? ask.ids.split(',') : [])));
+    const [row] = await check.execute({
+      viewers: [...new Set(asks.map((ask) => ask.viewerId))].join(','),
+      ids: [...ids].join(','),
+    });
+    if (!row) throw new Error('list version: no row');
+    const blocked = new Set(row.blocked);
+    const offered = new Map<string, Set<string>>();
+    for (const pair of row.offered) {
+      const [viewerId = '', requestId = ''] = pair.split(' ');
+      let mine = offered.get(viewerId);
+      if (!mine) offered.set(viewerId, (mine = new Set()));
+      mine.add(requestId);
+    }
+    return asks.map(({ viewerId }) => ({
+      version: row.version,
+      blocked: blocked.has(viewerId),
+      offered: offered.get(viewerId) ?? NONE,
+    }));
+  }, PER_TURN);
 
   const entryOf = (version: string, page: Page<T>): Entry<T> => ({
     version,
@@ -187,14 +187,11 @@ export function myListCache(db: Db): MyListPage {
     .where(sql`${myListVersions.userId} = any(string_to_array(${sql.placeholder('users')}, ',')::uuid[])`)
     .groupBy(myListVersions.userId)
     .prepare('my_list_versions');
-  const versions = new DataLoader<string, string>(
-    async (userIds) => {
-      const rows = await check.execute({ users: [...new Set(userIds)].join(',') });
-      const byUser = new Map(rows.map((row) => [row.userId, row.version]));
-      return userIds.map((id) => byUser.get(id) ?? '0');
-    },
-    { cache: false, batchScheduleFn: (send) => setImmediate(send) },
-  );
+  const versions = new DataLoader<string, string>(async (userIds) => {
+    const rows = await check.execute({ users: [...new Set(userIds)].join(',') });
+    const byUser = new Map(rows.map((row) => [row.userId, row.version]));
+    return userIds.map((id) => byUser.get(id) ?? '0');
+  }, PER_TURN);
   const cachedPage: MyListPage = async (userId, key, load) => {
     const cacheKey = `${userId}|${key}`;
     const entry = cache.get(cacheKey);
@@ -232,7 +229,8 @@ const foldShards = (table: 'list_versions' | 'my_list_versions', key: 'list' | '
  * This folds the rows of backends that have exited into each key's base row (shard 0, never a pid): the sums, so
  * every cached version, stay exactly as they were. Rows another transaction holds are skipped (a new backend that
  * reused a pid), so the fold never waits for a writer, and several instances may run it at once. The rows of users
- * who no longer exist or have deleted their account go too (nobody reads their lists). Returns the number of rows folded or removed.
+ * who no longer exist or have deleted their account go too (nobody reads their lists). Returns the number of rows
+ * folded or removed.
  */
 export async function foldListVersions(db: Db): Promise<number> {
   let n = 0;
