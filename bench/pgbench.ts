@@ -15,7 +15,7 @@
  * driver's throttle row), which the API's accept pass, every request a new pair, never does: the accept ceiling is
  * a lower bound. Options: PGBENCH_CLIENTS (50), PGBENCH_SECONDS (10), PGBENCH_VARIANTS (parameter sets per
  * endpoint: 128, the most pgbench takes), PGBENCH_ONLY (endpoint name filter), PGBENCH_SHOW=1 (print each
- * endpoint's first script).
+ * endpoint's first script), PGBENCH_SWEEP (more client counts, e.g. "1,2,4,8": a row for each).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,11 +31,21 @@ import { createTarget, percentile, printTable } from './lib';
 import { prepare } from './prepare';
 import { seed } from './seed';
 
-const run = promisify(execFile);
+const execPgbench = (args: string[], opts: { maxBuffer: number; env: NodeJS.ProcessEnv }) =>
+  promisify(execFile)(pgbenchBinary(), args, opts);
 
 export const PGBENCH_CLIENTS = Number(process.env.PGBENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
 const VARIANTS = Math.min(128, Number(process.env.PGBENCH_VARIANTS ?? 128));
+/**
+ * PGBENCH_SWEEP="1,2,4,8": each endpoint is also driven with each of these client counts, to find the database's
+ * best throughput for the SQL on these cores (a write's peaks at a few clients: decision 024, fifth session).
+ */
+const SWEEP = (process.env.PGBENCH_SWEEP ?? '')
+  .split(',')
+  .filter((c) => c.trim())
+  .map(Number)
+  .filter((c) => Number.isInteger(c) && c > 0);
 
 interface Endpoint {
   /** As bench:api names the row. */
@@ -178,7 +188,55 @@ function pgbenchBinary(): string {
   return found;
 }
 
-/** Seeded database at `url`: pgbench each endpoint's recorded SQL and return one row per endpoint. */
+/** One pgbench run of an endpoint's scripts with `clients` clients: tps, latency and failures. */
+async function runPgbench(
+  url: string,
+  dir: string,
+  logName: string,
+  run: { files: string[]; vars: Map<string, string>; clients: number },
+): Promise<Omit<CeilingRow, 'endpoint' | 'clients' | 'statements/tx'>> {
+  const logPrefix = join(dir, logName);
+  const args = [
+    ...['-n', '-M', 'prepared', '-c', String(run.clients), '-j', '2', '-T', String(SECONDS)],
+    ...['-l', `--log-prefix=${logPrefix}`],
+    ...run.files.flatMap((f) => ['-f', `${f}@1`]),
+    ...[...run.vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
+    url,
+  ];
+  // The API's pool plans every statement generically (src/server/db/pool.ts); a custom plan for the literal
+  // values can differ (a seq scan where nearly every row matches the date), so pgbench's sessions do the same.
+  const env = { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan' };
+  // A client that meets an error stops (pgbench exits 2) but the others' figures stand: report both.
+  const { stdout, aborted } = await execPgbench(args, { maxBuffer: 16 << 20, env }).then(
+    (r) => ({ stdout: r.stdout, aborted: '' }),
+    (err: { stdout?: string; stderr?: string }) => {
+      if (!err.stdout?.includes('tps =')) throw new Error(`pgbench failed: ${err.stderr ?? ''}`);
+      console.error(`[pgbench] ${err.stderr?.split('\n').slice(0, 3).join(' | ')}`);
+      return {
+        stdout: err.stdout,
+        aborted: ` (${err.stdout.match(/(\d+) of \d+ clients? aborted/)?.[1] ?? 'some'} clients aborted)`,
+      };
+    },
+  );
+  const tps = Number(stdout.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1] ?? NaN);
+  const avg = Number(stdout.match(/latency average = ([\d.]+) ms/)?.[1] ?? NaN);
+  const failed = Number(stdout.match(/number of failed transactions: (\d+)/)?.[1] ?? 0);
+  // Per-transaction log lines: client, transaction, latency in µs, ...
+  const latencies = readdirSync(dir)
+    .filter((f) => f.startsWith(`${logName}.`))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'))
+    .map((line) => Number(line.split(' ')[2]) / 1000)
+    .sort((a, b) => a - b);
+  return {
+    'tps (ceiling)': Math.round(tps),
+    'latency avg ms': avg,
+    'p50 ms': Math.round(percentile(latencies, 50) * 100) / 100,
+    'p99 ms': Math.round(percentile(latencies, 99) * 100) / 100,
+    failed: `${failed}${aborted}`,
+  };
+}
+
+/** Seeded database at `url`: pgbench each endpoint's recorded SQL and return one row per endpoint and client count. */
 export async function pgbenchCeiling(database: Database, url: string, tokens: string[], prep: Prep) {
   const only = process.env.PGBENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const list = endpoints(prep, tokens.length).filter(
@@ -187,62 +245,31 @@ export async function pgbenchCeiling(database: Database, url: string, tokens: st
   const captured = (await capture(database, tokens, list)).filter((c) => c.label && !unrelated(c.query));
   const dir = mkdtempSync(join(tmpdir(), 'rr-pgbench-'));
   const rows: CeilingRow[] = [];
+  let logs = 0;
   try {
-    for (const e of list) {
+    for (const [index, e] of list.entries()) {
       const vars = new Map<string, string>();
       const files: string[] = [];
       let statements = 0;
       for (let k = 0; k < VARIANTS; k++) {
         const mine = captured.filter((c) => c.label === `${e.name}#${k}`);
         statements += mine.length;
-        const file = join(dir, `${rows.length}-${k}.sql`);
+        const file = join(dir, `${index}-${k}.sql`);
         writeFileSync(file, script(mine, k, vars));
         files.push(file);
       }
-      const logPrefix = join(dir, `log${rows.length}`);
-      const args = [
-        ...['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(SECONDS)],
-        ...['-l', `--log-prefix=${logPrefix}`],
-        ...files.flatMap((f) => ['-f', `${f}@1`]),
-        ...[...vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
-        url,
-      ];
-      // A client that meets an error stops (pgbench exits 2) but the others' figures stand: report both.
       if (process.env.PGBENCH_SHOW === '1') console.log(`-- ${e.name}, script 0:\n${readFileSync(files[0]!, 'utf8')}`);
-      // The API's pool plans every statement generically (src/server/db/pool.ts); a custom plan for the literal
-      // values can differ (a seq scan where nearly every row matches the date), so pgbench's sessions do the same.
-      const env = { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan' };
-      const { stdout, aborted } = await run(pgbenchBinary(), args, { maxBuffer: 16 << 20, env }).then(
-        (r) => ({ stdout: r.stdout, aborted: '' }),
-        (err: { stdout?: string; stderr?: string }) => {
-          if (!err.stdout?.includes('tps =')) throw new Error(`pgbench failed for ${e.name}: ${err.stderr ?? ''}`);
-          console.error(`[pgbench] ${e.name}: ${err.stderr?.split('\n').slice(0, 3).join(' | ')}`);
-          return {
-            stdout: err.stdout,
-            aborted: ` (${err.stdout.match(/(\d+) of \d+ clients? aborted/)?.[1] ?? 'some'} clients aborted)`,
-          };
-        },
-      );
-      const tps = Number(stdout.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1] ?? NaN);
-      const avg = Number(stdout.match(/latency average = ([\d.]+) ms/)?.[1] ?? NaN);
-      const failed = Number(stdout.match(/number of failed transactions: (\d+)/)?.[1] ?? 0);
-      // Per-transaction log lines: client, transaction, latency in µs, ...
-      const latencies = readdirSync(dir)
-        .filter((f) => f.startsWith(`log${rows.length}.`))
-        .flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'))
-        .map((line) => Number(line.split(' ')[2]) / 1000)
-        .sort((a, b) => a - b);
-      rows.push({
-        endpoint: e.name,
-        clients: PGBENCH_CLIENTS,
-        'tps (ceiling)': Math.round(tps),
-        'latency avg ms': avg,
-        'p50 ms': Math.round(percentile(latencies, 50) * 100) / 100,
-        'p99 ms': Math.round(percentile(latencies, 99) * 100) / 100,
-        'statements/tx': Math.round((statements / VARIANTS) * 10) / 10,
-        failed: `${failed}${aborted}`,
-      });
-      console.log(`[pgbench] ${e.name}: ${Math.round(tps)} tps`);
+      // PGBENCH_CLIENTS first (bench:api's connections), then each count of the sweep.
+      for (const clients of [PGBENCH_CLIENTS, ...SWEEP.filter((c) => c !== PGBENCH_CLIENTS)]) {
+        const row = await runPgbench(url, dir, `log${logs++}`, { files, vars, clients });
+        rows.push({
+          endpoint: e.name,
+          clients,
+          ...row,
+          'statements/tx': Math.round((statements / VARIANTS) * 10) / 10,
+        });
+        console.log(`[pgbench] ${e.name}, ${clients} clients: ${row['tps (ceiling)']} tps`);
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
