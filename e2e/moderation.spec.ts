@@ -15,7 +15,7 @@ import { bookingBetween, freePort, personOn, startServer, stopServer } from './o
 
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Dashboard navigation' });
 
-test('report and block from a booking, the offer declined live, unblock in Settings; an admin suspends', async ({
+test('report and block from a booking, the offer declined live, unblock in Settings; an admin suspends, then lifts it', async ({
   browser,
 }) => {
   test.setTimeout(150_000);
@@ -108,6 +108,22 @@ test('report and block from a booking, the offer declined live, unblock in Setti
     await d.getByLabel('Password').fill(PASSWORD);
     await d.getByRole('button', { name: 'Sign In' }).click();
     await expect(d.getByText('This account is suspended. Contact support.').first()).toBeVisible();
+
+    // The moderator finds the account under 'Suspended accounts' and lifts the suspension (say it was a mistake):
+    // the driver can sign in again.
+    const suspended = m.getByRole('listitem').filter({ hasText: 'Sam Spammer' });
+    await expect(suspended).toContainText('Suspended');
+    await expectNoAxeViolations(m);
+    await suspended.getByRole('button', { name: 'Lift suspension of Sam Spammer' }).click();
+    await m
+      .getByRole('alertdialog', { name: 'Lift the suspension of Sam Spammer?' })
+      .getByRole('button', { name: 'Lift suspension' })
+      .click();
+    await expectToast(m, 'Suspension lifted');
+    await expect(m.getByText('No suspended accounts.')).toBeVisible();
+    await d.getByLabel('Password').fill(PASSWORD);
+    await d.getByRole('button', { name: 'Sign In' }).click();
+    await expect(d).toHaveURL(/\/dashboard/);
 
     for (const p of [requester, driver, moderator]) await p.context.close();
   } finally {

@@ -15,7 +15,7 @@ export const reportReasonSchema = z.enum(Object.keys(REPORT_REASONS) as [ReportR
 
 export const REPORT_DETAILS_MAX = 1000;
 export const REPORT_STATUSES = ['open', 'dismissed', 'actioned'] as const;
-export const MODERATION_ACTIONS = ['dismiss_report', 'suspend_account'] as const;
+export const MODERATION_ACTIONS = ['dismiss_report', 'suspend_account', 'lift_suspension'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 /** `POST /api/reports`: 201. `booking_id`, when given, must be a booking the reporter and the reported share. */
@@ -58,6 +58,13 @@ export const adminReportSchema = z.object({
   resolved_by: person.nullable(),
 });
 export type AdminReport = z.infer<typeof adminReportSchema>;
+
+/**
+ * `GET /api/admin/suspensions` (admins only; everyone else 404): suspended accounts, most recently suspended first.
+ * `DELETE /api/admin/suspensions/:userId` lifts one (204; 404 when that person is not suspended).
+ */
+export const suspendedAccountSchema = z.object({ user: person, suspended_at: z.string() });
+export type SuspendedAccount = z.infer<typeof suspendedAccountSchema>;
 export const adminReportQuerySchema = z.object({ status: z.enum(REPORT_STATUSES).default('open') });
 /** `POST /api/admin/reports/:id/dismiss` and `/suspend`: 200 with the updated report. */
 
@@ -67,6 +74,8 @@ export const MODERATION_TEXT = {
   unblocked: 'Unblocked',
   reportDismissed: 'Report dismissed',
   accountSuspended: 'Account suspended',
+  suspensionLifted: 'Suspension lifted',
+  noSuspended: 'No suspended accounts.',
   noReports: 'No open reports.',
   noBlocked: "You haven't blocked anyone.",
 } as const;

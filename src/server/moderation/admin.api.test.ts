@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRequest, Ride } from '../../shared/marketplace';
-import type { AdminReport } from '../../shared/moderation';
+import type { AdminReport, SuspendedAccount } from '../../shared/moderation';
 import { moderationActions, reports, users } from '../db/schema';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
@@ -69,6 +69,8 @@ describe('/api/admin is not there for anyone but an admin', () => {
       ['POST', `/admin/reports/${reportId}/dismiss`],
       ['POST', `/admin/reports/${reportId}/suspend`],
       ['POST', '/admin/reports/not-a-uuid/dismiss'],
+      ['GET', '/admin/suspensions'],
+      ['DELETE', `/admin/suspensions/${someone.user.id}`],
       ['GET', '/admin/anything-else'],
     ];
     for (const [method, path] of paths) {
@@ -289,5 +291,95 @@ describe('suspending from a report', () => {
     expect(res.body).toMatchObject({ status: 'actioned', reported: { suspended: true } });
     const [after] = await ctx.database.db.select().from(users).where(eq(users.id, target.user.id));
     expect(after?.suspendedAt).toEqual(before?.suspendedAt);
+  });
+});
+
+describe('lifting a suspension', () => {
+  const NOT_SUSPENDED = { code: 'not_found', message: 'This account is not suspended.' };
+  const suspensions = (query = '') =>
+    call<PageBody<SuspendedAccount>>('GET', `/admin/suspensions${query}`, { cookie: admin.token });
+
+  it('lists suspended accounts newest first; lifting one lets them sign in, returns their listings, logs it', async () => {
+    const reporter = await signUpAndIn('Lift Reporter');
+    const first = await signUpAndIn('First Suspended');
+    const target = await signUpAndIn('Wrongly Suspended');
+    const ride = await call<Ride>('POST', '/rides', { cookie: target.token, body: rideBody() });
+    const request = await postRequest(target.token, 'Parcel of a wrongly suspended person');
+    await call('POST', `/admin/reports/${await fileReport(reporter, first.user.id)}/suspend`, { cookie: admin.token });
+    const reportId = await fileReport(reporter, target.user.id);
+    await call('POST', `/admin/reports/${reportId}/suspend`, { cookie: admin.token });
+
+    // Newest suspension first, one row per person; pages with a cursor.
+    const all = await collectPages<SuspendedAccount>((cursor) =>
+      call<PageBody<SuspendedAccount>>('GET', `/admin/suspensions?limit=1${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie: admin.token,
+      }),
+    );
+    const ids = all.items.map((a) => a.user.id);
+    expect(ids.indexOf(target.user.id)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(target.user.id)).toBeLessThan(ids.indexOf(first.user.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.items.find((a) => a.user.id === target.user.id)).toEqual({
+      user: { id: target.user.id, full_name: 'Wrongly Suspended' },
+      suspended_at: expect.any(String),
+    });
+
+    const lifted = await call('DELETE', `/admin/suspensions/${target.user.id}`, { cookie: admin.token });
+    expect(lifted.status).toBe(204);
+    const [user] = await ctx.database.db.select().from(users).where(eq(users.id, target.user.id));
+    expect(user?.suspendedAt).toBeNull();
+    const rows = await ctx.database.db
+      .select({ action: moderationActions.action, adminId: moderationActions.adminId })
+      .from(moderationActions)
+      .where(eq(moderationActions.targetUserId, target.user.id))
+      .orderBy(asc(moderationActions.id));
+    expect(rows).toEqual([
+      { action: 'suspend_account', adminId: admin.user.id },
+      { action: 'lift_suspension', adminId: admin.user.id },
+    ]);
+    // The report stays as it was resolved; the person leaves the list; the other suspension stands.
+    expect((await listReports(admin.token, '?status=actioned&limit=50')).body.items.map((r) => r.id)).toContain(
+      reportId,
+    );
+    const after = (await suspensions('?limit=50')).body.items.map((a) => a.user.id);
+    expect(after).not.toContain(target.user.id);
+    expect(after).toContain(first.user.id);
+
+    // They can sign in again, and their listings are back in Browse (the next read sees it).
+    const token = await signIn(target.email, STRONG_PASSWORD);
+    expect((await call('GET', '/rides/mine', { cookie: token })).status).toBe(200);
+    const viewer = await signUpAndIn();
+    const rides = await collectPages<Ride>((cursor) =>
+      call<PageBody<Ride>>('GET', `/rides/browse?limit=50${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie: viewer.token,
+      }),
+    );
+    expect(rides.items.map((r) => r.id)).toContain(ride.body.id);
+    const requests = await collectPages<DeliveryRequest>((cursor) =>
+      call<PageBody<DeliveryRequest>>('GET', `/requests/browse?limit=50${cursor ? `&cursor=${cursor}` : ''}`, {
+        cookie: viewer.token,
+      }),
+    );
+    expect(requests.items.map((r) => r.id)).toContain(request.id);
+    expect((await call('POST', '/bookings', { cookie: viewer.token, body: { request_id: request.id } })).status).toBe(
+      201,
+    );
+
+    // Lifting again, lifting someone never suspended, an unknown or a malformed id: 404, and nothing is logged.
+    for (const id of [target.user.id, reporter.user.id, UNKNOWN, 'not-a-uuid'])
+      expect(await call('DELETE', `/admin/suspensions/${id}`, { cookie: admin.token })).toMatchObject({
+        status: 404,
+        body: NOT_SUSPENDED,
+      });
+    const logged = await ctx.database.db
+      .select({ id: moderationActions.id })
+      .from(moderationActions)
+      .where(eq(moderationActions.action, 'lift_suspension'));
+    expect(logged).toHaveLength(1);
+  });
+
+  it('refuses a malformed cursor or limit with 400', async () => {
+    for (const query of ['?limit=0', '?limit=abc', '?cursor=garbage'])
+      expect((await suspensions(query)).status, query).toBe(400);
   });
 });

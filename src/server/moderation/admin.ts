@@ -1,13 +1,14 @@
 import { aliasedTable, and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Page } from '../../shared/marketplace';
-import { MODERATION_ERRORS, type AdminReport, type ReportReason } from '../../shared/moderation';
+import { MODERATION_ERRORS, type AdminReport, type ReportReason, type SuspendedAccount } from '../../shared/moderation';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, deliveryRequests, moderationActions, profiles, reports, reviews, users } from '../db/schema';
 
 export const REPORT_NOT_FOUND = 'Report not found.';
+export const NOT_SUSPENDED = 'This account is not suspended.';
 
 type ReportStatus = AdminReport['status'];
 
@@ -190,7 +191,49 @@ export function createAdminService(db: Db, endSessions: (userId: string) => Prom
     return read(id);
   }
 
-  return { list, dismiss, suspend };
+  // Few rows: users_suspended_idx holds only the suspended accounts; a deleted account is nobody's to lift.
+  const suspended = keysetList({
+    name: 'admin_suspensions',
+    from: () =>
+      db
+        .select({ id: users.id, fullName: profiles.fullName, suspendedAt: users.suspendedAt })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .$dynamic(),
+    filter: sql`${users.suspendedAt} is not null and ${users.deletedAt} is null`,
+    after: sql`(${users.suspendedAt}, ${users.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`,
+    orderBy: [desc(users.suspendedAt), desc(users.id)],
+    cursor: reportCursor,
+    bind: ([at, id]: [string, string]) => ({ at, id }),
+    sortKey: (r: { id: string; suspendedAt: Date | null }) => [r.suspendedAt!.toISOString(), r.id] as const,
+  });
+
+  /** Suspended accounts, most recently suspended first. */
+  async function listSuspended(page: PageRequest): Promise<Page<SuspendedAccount>> {
+    return suspended({}, page, (row) => ({
+      user: { id: row.id, full_name: row.fullName },
+      suspended_at: row.suspendedAt!.toISOString(),
+    }));
+  }
+
+  /**
+   * Lifts a suspension: the person can sign in again and their listings return to Browse (the users trigger bumps
+   * the browse versions, migration 0018); one moderation_actions row. Their reports stay as they were resolved.
+   * Not suspended (never, lifted already, unknown or deleted): 404, and nothing changes.
+   */
+  async function liftSuspension(adminId: string, userId: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const [lifted] = await tx
+        .update(users)
+        .set({ suspendedAt: null })
+        .where(and(eq(users.id, userId), sql`${users.suspendedAt} is not null`, sql`${users.deletedAt} is null`))
+        .returning({ id: users.id });
+      if (!lifted) throw notFound(NOT_SUSPENDED);
+      await tx.insert(moderationActions).values({ adminId, action: 'lift_suspension', targetUserId: userId });
+    });
+  }
+
+  return { list, dismiss, suspend, listSuspended, liftSuspension };
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;

@@ -7,6 +7,7 @@ import {
   blockedPersonSchema,
   blockInputSchema,
   reportInputSchema,
+  suspendedAccountSchema,
 } from '../../shared/moderation';
 import { notFound } from '../core/domain-error';
 import { objectBody } from '../http/body';
@@ -15,7 +16,7 @@ import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
-import { REPORT_NOT_FOUND, type AdminService } from './admin';
+import { NOT_SUSPENDED, REPORT_NOT_FOUND, type AdminService } from './admin';
 import { NOT_BLOCKED, type BlockService, type ReportService } from './service';
 
 // ─── Blocks ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -144,6 +145,31 @@ const adminActionRoute = (action: 'dismiss' | 'suspend', description: string) =>
     },
   });
 
+const suspensionsRoute = createRoute({
+  method: 'get',
+  path: '/suspensions',
+  hide: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    200: {
+      description: 'Suspended accounts, most recently suspended first',
+      content: { 'application/json': { schema: pageSchema(suspendedAccountSchema) } },
+    },
+    ...errorResponses(400, 404),
+  },
+});
+
+const liftSuspensionRoute = createRoute({
+  method: 'delete',
+  path: '/suspensions/{userId}',
+  hide: true,
+  request: { params: z.object({ userId: idParamSchema.shape.id }) },
+  responses: {
+    204: { description: 'The suspension is lifted: the person can sign in again, their listings are back in Browse' },
+    ...errorResponses(403, 404),
+  },
+});
+
 export function adminRoutes(service: AdminService) {
   const router = createRouter();
   router.use('*', requireAdmin);
@@ -167,6 +193,17 @@ export function adminRoutes(service: AdminService) {
     ),
     async (c) => c.json(await service.suspend(currentAuth(c).user.id, c.req.valid('param').id), 200),
     byId,
+  );
+
+  router.openapi(suspensionsRoute, async (c) => c.json(await service.listSuspended(c.req.valid('query')), 200));
+
+  router.openapi(
+    liftSuspensionRoute,
+    async (c) => {
+      await service.liftSuspension(currentAuth(c).user.id, c.req.valid('param').userId);
+      return c.body(null, 204);
+    },
+    notFoundOnBadId(NOT_SUSPENDED),
   );
 
   return router;

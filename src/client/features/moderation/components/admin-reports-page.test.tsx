@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminReport } from '../../../../shared/moderation';
+import type { AdminReport, SuspendedAccount } from '../../../../shared/moderation';
 import { ADA } from '@/test/factories';
 import { makeAdminReport } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -13,6 +13,7 @@ afterEach(() => vi.unstubAllGlobals());
 function renderPage(reports: () => AdminReport[], routes: Parameters<typeof stubApi>[0] = {}) {
   const calls = stubApi({
     'GET /admin/reports': () => ({ body: { items: reports(), next_cursor: null } }),
+    'GET /admin/suspensions': () => ({ body: emptyPage }),
     ...routes,
   });
   const user = userEvent.setup();
@@ -55,7 +56,10 @@ describe('Reports (admin)', () => {
   });
 
   it("says 'No open reports.' when there are none", async () => {
-    stubApi({ 'GET /admin/reports': () => ({ body: emptyPage }) });
+    stubApi({
+      'GET /admin/reports': () => ({ body: emptyPage }),
+      'GET /admin/suspensions': () => ({ body: emptyPage }),
+    });
     renderWithProviders(<AdminReportsPage />);
     expect(await screen.findByText('No open reports.')).toBeVisible();
   });
@@ -108,5 +112,52 @@ describe('Reports (admin)', () => {
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('Suspended accounts (admin)', () => {
+  const suspended: SuspendedAccount = {
+    user: { id: ADA.id, full_name: 'Ada Field' },
+    suspended_at: '2026-05-03T10:00:00.000Z',
+  };
+
+  it("lists them; 'Lift suspension' asks first, lifts, toasts and the person leaves the list", async () => {
+    let accounts = [suspended];
+    const { calls, user } = renderPage(() => [], {
+      'GET /admin/suspensions': () => ({ body: { items: accounts, next_cursor: null } }),
+      [`DELETE /admin/suspensions/${ADA.id}`]: () => {
+        accounts = [];
+        return { status: 204 };
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Suspended accounts' })).toBeVisible();
+    expect(await screen.findByText('Ada Field')).toBeVisible();
+    expect(screen.getByText(/^Suspended May 3, 2026/)).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Lift suspension of Ada Field' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Lift the suspension of Ada Field?' });
+    expect(dialog).toHaveTextContent(
+      'Ada Field will be able to sign in again, and their rides and requests return to Browse.',
+    );
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Lift suspension' }));
+    expect(await screen.findByText('Suspension lifted')).toBeVisible();
+    expect(await screen.findByText('No suspended accounts.')).toBeVisible();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/admin/suspensions/${ADA.id}`]);
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Suspended accounts' })).toHaveFocus());
+  });
+
+  it("'Cancel' lifts nothing; none suspended says so", async () => {
+    const { calls, user } = renderPage(() => [], {
+      'GET /admin/suspensions': () => ({ body: { items: [suspended], next_cursor: null } }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Lift suspension of Ada Field' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it("says 'No suspended accounts.' when there are none", async () => {
+    renderPage(() => []);
+    expect(await screen.findByText('No suspended accounts.')).toBeVisible();
   });
 });
