@@ -260,7 +260,12 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     ),
   );
   // Settings 'Email': the request and 'Cancel change' under /account, the mailed link under /auth (no session).
-  const emailChange = createEmailChangeService(db, { clock, identity, auth });
+  const emailChange = createEmailChangeService(db, {
+    clock,
+    identity,
+    auth,
+    mailsPerAddress: { counter: attempts, limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs } },
+  });
   api.route('/account', emailChangeRoutes(emailChange, throttle));
   api.route('/auth', confirmEmailRoutes(emailChange));
   // 'Your data' and 'Delete account'. Deletion ends the sessions inside its own transaction; the `user:` notice

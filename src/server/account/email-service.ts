@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/errors';
 import { emailChanges, passwordResetTokens, users } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue } from '../jobs';
+import { enforceLimit, tooManyMessage, type AttemptCounter, type WindowLimit } from '../limits';
 import { notify } from '../notifications';
 import type { Caller, IdentityChecks } from './identity';
 
@@ -68,6 +69,12 @@ export interface EmailChangeOptions {
   identity: Pick<IdentityChecks, 'verify'>;
   /** Runs the confirmation's transaction so that every instance drops its cached copies of the user. */
   auth: { changeUser<T>(userId: string, work: (tx: Db) => Promise<T>): Promise<T> };
+  /**
+   * Mails to one address, whoever asks: each request mails the new address (a link, or 'already in use' to its
+   * owner), so without this any number of accounts could fill a stranger's inbox. Counted in PostgreSQL like
+   * forgot-password's per-address limit (decision 009); the same answer whether the address is free or taken.
+   */
+  mailsPerAddress: { counter: AttemptCounter; limit: WindowLimit };
 }
 
 export function createEmailChangeService(db: Db, opts: EmailChangeOptions) {
@@ -80,6 +87,9 @@ export function createEmailChangeService(db: Db, opts: EmailChangeOptions) {
     const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, caller.userId)).limit(1);
     if (me && normalizeEmail(me.email) === newEmail) throw new DomainError('validation_error', SAME_EMAIL_MESSAGE);
     await opts.identity.verify(caller, { password: input.current_password, code: input.code });
+    // After the password: a wrong one is refused before it can use up the address's mails.
+    const { counter, limit } = opts.mailsPerAddress;
+    await enforceLimit(counter, 'email-change-address', newEmail, limit, tooManyMessage);
     const now = opts.clock();
     await db.transaction(async (tx) => {
       await lockUser(tx, caller.userId);
