@@ -31,8 +31,7 @@ import { createTarget, percentile, printTable } from './lib';
 import { prepare } from './prepare';
 import { seed } from './seed';
 
-const execPgbench = (args: string[], opts: { maxBuffer: number; env: NodeJS.ProcessEnv }) =>
-  promisify(execFile)(pgbenchBinary(), args, opts);
+const run = promisify(execFile);
 
 export const PGBENCH_CLIENTS = Number(process.env.PGBENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.PGBENCH_SECONDS ?? 10);
@@ -193,25 +192,25 @@ async function runPgbench(
   url: string,
   dir: string,
   logName: string,
-  run: { files: string[]; vars: Map<string, string>; clients: number },
+  job: { name: string; files: string[]; vars: Map<string, string>; clients: number },
 ): Promise<Omit<CeilingRow, 'endpoint' | 'clients' | 'statements/tx'>> {
   const logPrefix = join(dir, logName);
   const args = [
-    ...['-n', '-M', 'prepared', '-c', String(run.clients), '-j', '2', '-T', String(SECONDS)],
+    ...['-n', '-M', 'prepared', '-c', String(job.clients), '-j', '2', '-T', String(SECONDS)],
     ...['-l', `--log-prefix=${logPrefix}`],
-    ...run.files.flatMap((f) => ['-f', `${f}@1`]),
-    ...[...run.vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
+    ...job.files.flatMap((f) => ['-f', `${f}@1`]),
+    ...[...job.vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
     url,
   ];
   // The API's pool plans every statement generically (src/server/db/pool.ts); a custom plan for the literal
   // values can differ (a seq scan where nearly every row matches the date), so pgbench's sessions do the same.
   const env = { ...process.env, PGOPTIONS: '-c plan_cache_mode=force_generic_plan' };
   // A client that meets an error stops (pgbench exits 2) but the others' figures stand: report both.
-  const { stdout, aborted } = await execPgbench(args, { maxBuffer: 16 << 20, env }).then(
+  const { stdout, aborted } = await run(pgbenchBinary(), args, { maxBuffer: 16 << 20, env }).then(
     (r) => ({ stdout: r.stdout, aborted: '' }),
     (err: { stdout?: string; stderr?: string }) => {
-      if (!err.stdout?.includes('tps =')) throw new Error(`pgbench failed: ${err.stderr ?? ''}`);
-      console.error(`[pgbench] ${err.stderr?.split('\n').slice(0, 3).join(' | ')}`);
+      if (!err.stdout?.includes('tps =')) throw new Error(`pgbench failed for ${job.name}: ${err.stderr ?? ''}`);
+      console.error(`[pgbench] ${job.name}: ${err.stderr?.split('\n').slice(0, 3).join(' | ')}`);
       return {
         stdout: err.stdout,
         aborted: ` (${err.stdout.match(/(\d+) of \d+ clients? aborted/)?.[1] ?? 'some'} clients aborted)`,
@@ -261,7 +260,7 @@ export async function pgbenchCeiling(database: Database, url: string, tokens: st
       if (process.env.PGBENCH_SHOW === '1') console.log(`-- ${e.name}, script 0:\n${readFileSync(files[0]!, 'utf8')}`);
       // PGBENCH_CLIENTS first (bench:api's connections), then each count of the sweep.
       for (const clients of [PGBENCH_CLIENTS, ...SWEEP.filter((c) => c !== PGBENCH_CLIENTS)]) {
-        const row = await runPgbench(url, dir, `log${logs++}`, { files, vars, clients });
+        const row = await runPgbench(url, dir, `log${logs++}`, { name: e.name, files, vars, clients });
         rows.push({
           endpoint: e.name,
           clients,

@@ -58,6 +58,8 @@ export const adminReportSchema = z.object({
   resolved_by: person.nullable(),
 });
 export type AdminReport = z.infer<typeof adminReportSchema>;
+export const adminReportQuerySchema = z.object({ status: z.enum(REPORT_STATUSES).default('open') });
+/** `POST /api/admin/reports/:id/dismiss` and `/suspend`: 200 with the updated report. */
 
 /**
  * `GET /api/admin/suspensions` (admins only; everyone else 404): suspended accounts, most recently suspended first.
@@ -65,8 +67,6 @@ export type AdminReport = z.infer<typeof adminReportSchema>;
  */
 export const suspendedAccountSchema = z.object({ user: person, suspended_at: z.string() });
 export type SuspendedAccount = z.infer<typeof suspendedAccountSchema>;
-export const adminReportQuerySchema = z.object({ status: z.enum(REPORT_STATUSES).default('open') });
-/** `POST /api/admin/reports/:id/dismiss` and `/suspend`: 200 with the updated report. */
 
 export const MODERATION_TEXT = {
   reportSent: 'Report sent. Thank you for helping keep RuralRoute safe.',
