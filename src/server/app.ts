@@ -7,6 +7,7 @@ import {
   ACCOUNT_DELETED_JOB,
   accountDeletedMailHandler,
   accountRoutes,
+  callerOf,
   confirmEmailRoutes,
   createAccountDeletion,
   createAccountService,
@@ -193,14 +194,23 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const checkOrigin = originCheck(env.ALLOWED_ORIGINS);
   app.use('/api/*', (c, next) => (TOKEN_PATHS.includes(c.req.path) ? next() : checkOrigin(c, next)));
   app.use('/api/*', sessionMiddleware(auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
-  // A repeated write (the same Idempotency-Key from the same person) gets the first one's answer, not a second run.
-  const idempotencyKeys = createIdempotencyStore(db, clock);
-  app.use('/api/*', idempotency(idempotencyKeys));
-
-  const api = createRouter();
   const attempts = createAttemptCounter(db);
   const failedWindowMs = env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE;
   const secondFactor = createSecondFactor(db, clock);
+  // Settings (issue 13). Wrong passwords and codes are limited per account like sign-in's.
+  const identity = createIdentityChecks(db, {
+    clock,
+    passwordMatches: (userId, password) => auth.passwordMatches(userId, password),
+    secondFactor,
+    counter: attempts,
+    limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
+  });
+  // A repeated write (the same Idempotency-Key from the same person) gets the first one's answer, not a second run;
+  // a sensitive route's repeat passes its identity check first.
+  const idempotencyKeys = createIdempotencyStore(db, clock);
+  app.use('/api/*', idempotency(idempotencyKeys, { recheck: (c) => identity.requireRecent(callerOf(c)) }));
+
+  const api = createRouter();
   api.route(
     '/auth',
     authRoutes(
@@ -239,14 +249,6 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const throttle = writeThrottle(attempts, {
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
-  });
-  // Settings (issue 13). Wrong passwords and codes are limited per account like sign-in's.
-  const identity = createIdentityChecks(db, {
-    clock,
-    passwordMatches: (userId, password) => auth.passwordMatches(userId, password),
-    secondFactor,
-    counter: attempts,
-    limit: { max: env.AUTH_FAILED_PER_ACCOUNT_MAX, windowMs: failedWindowMs },
   });
   api.route('/account', accountRoutes(createAccountService(db, auth, identity, clock), identity, throttle));
   api.route(

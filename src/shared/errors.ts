@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'idempotency_key_reused',
   // A write with the same Idempotency-Key is still running (src/shared/idempotency.ts).
   'idempotency_in_progress',
+  // A repeat of a write whose answer held a secret shown once: the answer was not kept (src/shared/idempotency.ts).
+  'idempotency_answer_not_kept',
   // Reviews (src/shared/reviews.ts, REVIEW_ERRORS).
   'review_not_open',
   'review_period_ended',

@@ -16,3 +16,9 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export const IDEMPOTENCY_KEY_INVALID = 'The Idempotency-Key header must be 1 to 255 visible characters.';
 export const IDEMPOTENCY_KEY_REUSED = 'This change was already sent with different details. Please try again.';
 export const IDEMPOTENCY_IN_PROGRESS = 'This change is still being saved. Please wait a moment and check.';
+/**
+ * A repeat of a request whose answer held something shown only once (recovery codes, a set-up key):
+ * that answer is never stored, so the repeat is told the change was made instead of being shown it again.
+ */
+export const IDEMPOTENCY_ANSWER_NOT_KEPT =
+  'This was already done. What it showed is shown only once, so it cannot be shown again.';

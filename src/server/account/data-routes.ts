@@ -6,6 +6,7 @@ import { RECENT_CHECK_MINUTES } from '../../shared/two-factor';
 import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { clearSessionCookie, requireAuth } from '../http/session';
+import { sensitive } from '../http/sensitive';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
 import type { AccountDeletion } from './deletion';
@@ -56,7 +57,7 @@ export function dataRoutes(
   const router = createRouter();
 
   // Throttled like a write: each export reads every row of the account.
-  router.openapi({ ...exportRoute, middleware: [requireAuth, throttle] }, async (c) => {
+  router.openapi({ ...exportRoute, middleware: [requireAuth, sensitive, throttle] }, async (c) => {
     const caller = callerOf(c);
     await identity.requireRecent(caller);
     const { fileName, body } = await exporter.exportFor(caller);
@@ -68,7 +69,7 @@ export function dataRoutes(
     return c.body(body, 200) as never;
   });
 
-  router.openapi({ ...deleteRoute, middleware: [requireAuth, throttle] }, async (c) => {
+  router.openapi({ ...deleteRoute, middleware: [requireAuth, sensitive, throttle] }, async (c) => {
     const { password, code } = c.req.valid('json');
     await deletion.deleteAccount(callerOf(c), { password, code });
     clearSessionCookie(c);

@@ -5,6 +5,7 @@ import { INPUT_FALLBACK_MESSAGE } from '../../shared/marketplace';
 import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { currentAuth, requireAuth } from '../http/session';
+import { sensitive } from '../http/sensitive';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
 import type { EmailChangeService } from './email-service';
@@ -58,7 +59,7 @@ const confirmRoute = createRoute({
 /** `/account/email` (Settings 'Email'): the signed-in person's own pending change. */
 export function emailChangeRoutes(service: EmailChangeService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
-  router.openapi({ ...changeRoute, middleware: [requireAuth, throttle] }, async (c) =>
+  router.openapi({ ...changeRoute, middleware: [requireAuth, sensitive, throttle] }, async (c) =>
     c.json(await service.requestChange(callerOf(c), c.req.valid('json')), 202),
   );
   router.openapi({ ...cancelRoute, middleware: [requireAuth, throttle] }, async (c) => {

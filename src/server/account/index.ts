@@ -1,7 +1,7 @@
 // The account feature's public module (issue 13: Settings 'Profile', 'Email', 'Password', 'Sessions', and the re-check of sensitive actions). app.ts wires the
 // routes with the auth service as AccountAuth.
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
-export { accountRoutes } from './routes';
+export { accountRoutes, callerOf } from './routes';
 export { createIdentityChecks, type Caller, type IdentityChecks } from './identity';
 export { createTwoFactorService, type TwoFactorSettingsPort } from './two-factor-service';
 export { twoFactorRoutes } from './two-factor-routes';

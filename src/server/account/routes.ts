@@ -13,6 +13,7 @@ import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
+import { sensitive } from '../http/sensitive';
 import type { AppEnv } from '../http/types';
 import { createRouter, firstIssueMessage, type ValidationResult } from '../http/validation';
 import type { IdentityChecks } from './identity';
@@ -142,7 +143,7 @@ export function callerOf(c: Context<AppEnv>): Caller {
 export function accountRoutes(service: AccountService, identity: IdentityChecks, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
 
-  router.openapi({ ...confirmIdentityRoute, middleware: [requireAuth, throttle] }, async (c) => {
+  router.openapi({ ...confirmIdentityRoute, middleware: [requireAuth, sensitive, throttle] }, async (c) => {
     const { password, code } = c.req.valid('json');
     await identity.verify(callerOf(c), { password, code }, { wrongPasswordMessage: WRONG_PASSWORD });
     return c.body(null, 204);
@@ -155,7 +156,7 @@ export function accountRoutes(service: AccountService, identity: IdentityChecks,
     c.json(await service.updateProfile(currentAuth(c).user.id, c.req.valid('json')), 200),
   );
   router.openapi(
-    { ...passwordRoute, middleware: [requireAuth, throttle] },
+    { ...passwordRoute, middleware: [requireAuth, sensitive, throttle] },
     async (c) => {
       await service.changePassword(callerOf(c), c.req.valid('json'));
       return c.body(null, 204);

@@ -11,6 +11,7 @@ import {
 } from '../../shared/two-factor';
 import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
+import { sensitive, shownOnce } from '../http/sensitive';
 import { currentAuth, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
@@ -106,17 +107,18 @@ export function twoFactorRoutes(service: TwoFactorService, throttle: MiddlewareH
   router.openapi({ ...statusRoute, middleware: [requireAuth] }, async (c) =>
     c.json(await service.status(callerOf(c)), 200),
   );
-  router.openapi({ ...setUpRoute, middleware: [requireAuth, throttle] }, async (c) =>
+  // The set-up key and the recovery codes are shown once: never stored for a repeat (http/sensitive.ts).
+  router.openapi({ ...setUpRoute, middleware: [requireAuth, shownOnce, throttle] }, async (c) =>
     c.json(await service.setUp(callerOf(c), currentAuth(c).user.email), 200),
   );
-  router.openapi({ ...enableRoute, middleware: [requireAuth, throttle] }, async (c) =>
+  router.openapi({ ...enableRoute, middleware: [requireAuth, shownOnce, throttle] }, async (c) =>
     c.json(await service.enable(callerOf(c), c.req.valid('json').code), 200),
   );
-  router.openapi({ ...disableRoute, middleware: [requireAuth, throttle] }, async (c) => {
+  router.openapi({ ...disableRoute, middleware: [requireAuth, sensitive, throttle] }, async (c) => {
     await service.disable(callerOf(c), c.req.valid('json').code);
     return c.body(null, 204);
   });
-  router.openapi({ ...recoveryCodesRoute, middleware: [requireAuth, throttle] }, async (c) =>
+  router.openapi({ ...recoveryCodesRoute, middleware: [requireAuth, shownOnce, throttle] }, async (c) =>
     c.json(await service.renewRecoveryCodes(callerOf(c)), 200),
   );
 

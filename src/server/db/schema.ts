@@ -134,6 +134,8 @@ export const idempotencyKeys = pgTable(
     status: integer('status'),
     contentType: text('content_type'),
     body: text('body'),
+    /** The route was sensitive: a repeat runs its identity check first (idempotency/middleware.ts). */
+    recheck: boolean('recheck').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [

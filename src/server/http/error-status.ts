@@ -43,6 +43,7 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   report_already_resolved: { status: 409 },
   idempotency_key_reused: { status: 422 },
   idempotency_in_progress: { status: 409 },
+  idempotency_answer_not_kept: { status: 409 },
   // A review of a booking that is not completed, after the 14-day period, a second one, or a second reply.
   review_not_open: { status: 409 },
   review_period_ended: { status: 409 },

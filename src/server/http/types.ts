@@ -13,5 +13,9 @@ export interface AppEnv {
     pendingAuth: AuthContext | null;
     requestId: string;
     sessionCookie: SessionCookie;
+    /** Set by a sensitive route (http/sensitive.ts): a repeat of its request passes the identity check first. */
+    sensitive?: boolean;
+    /** Set by a route whose answer holds a secret shown once (http/sensitive.ts): that answer is never stored. */
+    shownOnce?: boolean;
   };
 }

@@ -18,6 +18,8 @@ export interface StoredAnswer {
   status: number;
   contentType: string | null;
   body: string;
+  /** The route was sensitive: a repeat runs its identity check before this answer is sent. */
+  recheck?: boolean;
 }
 
 /** What a request finds for its key: it may run (`claimed`), or gets the kept answer, or must wait, or is refused. */
@@ -29,6 +31,7 @@ interface KeyRow {
   status: number | null;
   content_type: string | null;
   body: string | null;
+  recheck: boolean;
 }
 
 // Every write a client sends carries a key: claim and keep run on each one, prepared once per connection.
@@ -39,7 +42,7 @@ const claimStatement = preparedStatement(
     values (${sql.placeholder('userId')}, ${sql.placeholder('key')}, ${sql.placeholder('fingerprint')}, ${sql.placeholder('now')}::timestamptz)
     on conflict (user_id, key) do update
       set fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-          status = null, content_type = null, body = null
+          status = null, content_type = null, body = null, recheck = false
       where idempotency_keys.created_at < ${sql.placeholder('expired')}::timestamptz
          or (idempotency_keys.status is null and idempotency_keys.fingerprint = excluded.fingerprint
              and idempotency_keys.created_at < ${sql.placeholder('lapsed')}::timestamptz)
@@ -48,7 +51,7 @@ const claimStatement = preparedStatement(
 const keepStatement = preparedStatement(
   'idempotency_keep',
   () => sql`
-    update idempotency_keys set status = ${sql.placeholder('status')}, content_type = ${sql.placeholder('contentType')}, body = ${sql.placeholder('body')}
+    update idempotency_keys set status = ${sql.placeholder('status')}, content_type = ${sql.placeholder('contentType')}, body = ${sql.placeholder('body')}, recheck = ${sql.placeholder('recheck')}
     where user_id = ${sql.placeholder('userId')} and key = ${sql.placeholder('key')} and fingerprint = ${sql.placeholder('fingerprint')} and status is null`,
 );
 
@@ -73,19 +76,22 @@ export function createIdempotencyStore(db: Db, clock: () => Date) {
     if (rowsOf(taken).length) return { kind: 'claimed' };
     const [row] = rowsOf<KeyRow>(
       await db.execute(sql`
-        select fingerprint, status, content_type, body from idempotency_keys
+        select fingerprint, status, content_type, body, recheck from idempotency_keys
         where user_id = ${userId} and key = ${key}`),
     );
     // Gone between the two statements (the sweep, or a released claim): the caller tries again.
     if (!row) return { kind: 'in_progress' };
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
     if (row.status === null) return { kind: 'in_progress' };
-    return { kind: 'answer', answer: { status: row.status, contentType: row.content_type, body: row.body ?? '' } };
+    return {
+      kind: 'answer',
+      answer: { status: row.status, contentType: row.content_type, body: row.body ?? '', recheck: row.recheck },
+    };
   }
 
   /** Keeps the answer of the request that holds the claim. */
   async function keep(userId: string, key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
-    await keepStatement(db, { userId, key, fingerprint, ...answer });
+    await keepStatement(db, { userId, key, fingerprint, ...answer, recheck: answer.recheck ?? false });
   }
 
   /** Gives the claim up (an answer not worth keeping): the next request with the key runs. */
