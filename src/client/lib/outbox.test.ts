@@ -236,3 +236,82 @@ describe('outbox: changes made with no signal', () => {
     await vi.waitFor(() => expect(client.getQueryState(queryKeys.myRides)?.isInvalidated).toBe(true));
   });
 });
+
+describe('outbox: changes to one path keep the order they were made in', () => {
+  const message = (n: number): Change => ({
+    label: `Message: ${n}`,
+    method: 'POST',
+    path: '/bookings/b1/messages',
+    body: { body: String(n), client_id: `c${n}` },
+    refresh: [],
+  });
+  const numbers = Array.from({ length: 12 }, (_, i) => i + 1);
+
+  it('twelve messages sent at once reach the server one after another, in order, however slow each answer', async () => {
+    const stored: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    stubApi({
+      'POST /bookings/b1/messages': async ({ body }) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        // Earlier messages answer more slowly: sent side by side, later ones would be stored first.
+        const n = Number((body as { body: string }).body);
+        await new Promise((resolve) => setTimeout(resolve, (13 - n) * 2));
+        stored.push((body as { body: string }).body);
+        inFlight -= 1;
+        return { status: 201, body: {} };
+      },
+    });
+    await Promise.all(numbers.map((n) => outbox.send(message(n))));
+    expect(stored).toEqual(numbers.map(String));
+    expect(most).toBe(1);
+  });
+
+  it('a message that fails on the line is kept, the ones typed after it wait behind it, and all go in order', async () => {
+    const stored: string[] = [];
+    let lineUp = true;
+    let cut = false;
+    const calls = stubApi({
+      'POST /bookings/b1/messages': ({ body }) => {
+        const text = (body as { body: string }).body;
+        // The signal goes as message 5 is on its way.
+        if (text === '5' && !cut) [cut, lineUp] = [true, false];
+        if (!lineUp) throw new TypeError('Failed to fetch');
+        stored.push(text);
+        return { status: 201, body: {} };
+      },
+    });
+    const results = await Promise.all(numbers.map((n) => caught(outbox.send(message(n)))));
+    expect(results.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(results.slice(4).every(isQueued)).toBe(true);
+    expect(outbox.waiting().map((e) => e.label)).toEqual(numbers.slice(4).map((n) => `Message: ${n}`));
+
+    lineUp = true;
+    onlineManager.setOnline(true);
+    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    expect(stored).toEqual(numbers.map(String));
+    // Message 5 went again with the key it was first sent with: a copy that did arrive is answered, not stored twice.
+    const fives = calls.filter((c) => (c.body as { body: string }).body === '5');
+    expect(fives.map((c) => c.headers.get(KEY_HEADER))).toEqual([
+      fives[0]?.headers.get(KEY_HEADER),
+      fives[0]?.headers.get(KEY_HEADER),
+    ]);
+  });
+
+  it('changes to other paths are not held up', async () => {
+    let release: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    stubApi({
+      'POST /bookings/b1/messages': async () => {
+        await slow;
+        return { status: 201, body: {} };
+      },
+      'POST /rides': () => ({ status: 201, body: { id: 'r1' } }),
+    });
+    const first = outbox.send(message(1));
+    await expect(outbox.send(post('Post ride A → B'))).resolves.toEqual({ id: 'r1' });
+    release();
+    await first;
+  });
+});

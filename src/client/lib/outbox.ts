@@ -97,6 +97,8 @@ export class Outbox {
   private flushing: Promise<void> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private retries = 0;
+  /** The last send to each path still going (see `send`): the next one to that path waits for it. */
+  private lanes = new Map<string, Promise<unknown>>();
   private stops: (() => void)[] = [];
   private client: QueryClient | undefined;
   /** Settles once the entries kept on the device are read (from start on). */
@@ -143,11 +145,26 @@ export class Outbox {
   /**
    * Sends a change now, or keeps it: with no signal, or when earlier changes of this person still wait (order is
    * kept), or when the line fails on the way (then with the key it was sent with). A kept change throws
-   * QueuedError; a refusal throws as api() does.
+   * QueuedError; a refusal throws as api() does. Changes to one path go one after another, in the order they were
+   * made: twelve messages typed quickly reach the conversation in the order they were written, whichever instance
+   * answers each, and a message that fails on the line is kept before the next one is tried.
    */
-  async send<T>(change: Change): Promise<T> {
+  send<T>(change: Change): Promise<T> {
     const userId = this.user();
     if (!userId) return api<T>(change.path, { method: change.method, body: bodyOf(change) });
+    const previous = this.lanes.get(change.path);
+    const sent = previous
+      ? previous.then(() => this.sendInTurn<T>(change, userId))
+      : this.sendInTurn<T>(change, userId);
+    const settled = sent.catch(() => {});
+    this.lanes.set(change.path, settled);
+    void settled.then(() => {
+      if (this.lanes.get(change.path) === settled) this.lanes.delete(change.path);
+    });
+    return sent;
+  }
+
+  private async sendInTurn<T>(change: Change, userId: string): Promise<T> {
     await this.loaded;
     if (this.waiting(userId).length > 0 && onlineManager.isOnline()) await this.flush();
     const earlier = this.waiting(userId);
