@@ -1,3 +1,4 @@
+import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '../../shared/auth';
 import { isErrorBody } from '../../shared/error-body';
 import { IDEMPOTENCY_HEADER } from '../../shared/idempotency';
 import { fetchOrEarly } from './early-responses';
@@ -65,6 +66,16 @@ let onNoConnection: (() => void) | undefined;
  */
 export function whenNoConnection(listener: (() => void) | undefined) {
   onNoConnection = listener;
+}
+
+let onAnswer: ((userId: string | null) => void) | undefined;
+
+/**
+ * Who is told whose session each answer came from (SIGNED_IN_AS_HEADER: a user id, or null when signed out), so the
+ * page notices when the person signed in on this browser changed under it (lib/session-switch.ts).
+ */
+export function whenAnsweredAs(listener: ((userId: string | null) => void) | undefined) {
+  onAnswer = listener;
 }
 
 const noConnection = (code: 'network_error' | 'timeout') => {
@@ -178,6 +189,8 @@ async function send(path: string, init: ApiInit) {
     throw noConnection('network_error');
   }
   if (change) unanswered.delete(change);
+  const signedInAs = res.headers.get(SIGNED_IN_AS_HEADER);
+  if (signedInAs !== null) onAnswer?.(signedInAs === SIGNED_OUT ? null : signedInAs);
   if (!res.ok) {
     const payload: unknown = await res.json().catch(() => undefined);
     limit.done();

@@ -96,12 +96,17 @@ export function persistQueryCache(
     store.write(snapshot).catch(() => {});
   };
 
-  /** The last person's data leaves the device and the memory; the session itself says who is (not) signed in. */
+  /**
+   * The last person's data leaves the device and the memory; the session itself says who is (not) signed in. Reset,
+   * not removed: a page on screen holds its query, and a removed query would go on showing the last person's data
+   * there (and keep it in memory) until the page was left; a reset one shows as loading and loads again as the
+   * person now signed in.
+   */
   const forget = () => {
     clearTimeout(timer);
     timer = undefined;
     store.clear().catch(() => {});
-    client.removeQueries({ predicate: (query) => !isSession(query) });
+    void client.resetQueries({ predicate: (query) => !isSession(query) });
   };
 
   const follow = () => {

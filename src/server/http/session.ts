@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '../../shared/auth';
 import type { AuthContext } from '../core/auth-context';
 import { unauthenticated } from '../core/domain-error';
 import type { AppEnv, SessionCookie } from './types';
@@ -82,6 +83,7 @@ export function sessionMiddleware(
     const ctx = token ? await auth.resolveSession(token) : null;
     c.set('auth', ctx && !ctx.session.pending ? ctx : null);
     c.set('pendingAuth', ctx?.session.pending ? ctx : null);
+    c.header(SIGNED_IN_AS_HEADER, ctx && !ctx.session.pending ? ctx.user.id : SIGNED_OUT);
     if (token && !ctx && getCookie(c, cookie.name)) clearSessionCookie(c);
     // A pending session's window does not slide: waiting for a code (or asking GET /auth/session) is no use of it,
     // and the code step replaces its cookie anyway.

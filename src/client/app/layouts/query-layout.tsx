@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { outbox } from '@/lib/outbox';
 import { indexedDbSnapshots, persistQueryCache } from '@/lib/query-persistence';
+import { followSessionSwitches } from '@/lib/session-switch';
 import { queryClient } from '../providers';
 
 /**
@@ -14,6 +15,8 @@ export const cacheRestored =
     : persistQueryCache(queryClient, indexedDbSnapshots()).restored.then(() => {
         // The changes made with no signal, read back and sent once there is one (lib/outbox.ts).
         outbox.start(queryClient);
+        // Another person signing in on this browser (another tab) replaces this page's person (lib/session-switch.ts).
+        followSessionSwitches(queryClient);
       });
 
 /**
