@@ -88,3 +88,38 @@ test('opened with no signal, My Rides shows what was last loaded; back online it
   await page.goto('/privacy');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
+
+test('a list left the moment it loaded is kept: opened with no signal right after, it shows what was on screen', async ({
+  page,
+  context,
+}) => {
+  const t = tag();
+  await signUpAndSignIn(page, `Quick Quentin ${t}`);
+  await serviceWorkerReady(page);
+  await postRideThroughApi(page, `Birch ${t}`);
+  const posted = await page.request.post('/api/requests', {
+    data: {
+      title: `Seed potatoes ${t}`,
+      description: 'Two sacks',
+      pickup_location: 'Co-op',
+      delivery_location: 'Farm',
+    },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(posted.status()).toBe(201);
+
+  // Each list is seen, then left at once, and the app is reopened with no signal straight after.
+  await goTo(page, 'My Rides', 'My Rides');
+  await expect(page.getByText(`Birch ${t}`)).toBeVisible();
+  await goTo(page, 'My Requests', 'My Requests');
+  await expect(page.getByText(`Seed potatoes ${t}`)).toBeVisible();
+  await goTo(page, 'Dashboard', 'Welcome back!');
+  await context.setOffline(true);
+  await page.reload();
+
+  await goTo(page, 'My Rides', 'My Rides');
+  await expect(page.getByText(`Birch ${t}`)).toBeVisible();
+  await goTo(page, 'My Requests', 'My Requests');
+  await expect(page.getByText(`Seed potatoes ${t}`)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(OFFLINE);
+});

@@ -29,8 +29,12 @@ export interface SnapshotStore {
 const SNAPSHOT_VERSION = 1;
 /** A snapshot older than this is dropped; the app's cache keeps unused data as long (providers.tsx). */
 export const OFFLINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-/** Changes within this time are written together. */
-const SAVE_DELAY_MS = 1000;
+/**
+ * Changes that arrive together (one answer updating several queries) are written together, right after: what is on
+ * screen is on the device a moment later, not a second later. A list left, or the page reloaded, in that second
+ * was missing offline.
+ */
+const SAVE_DELAY_MS = 0;
 /** A device whose IndexedDB does not answer (seen in some private windows) starts without the snapshot. */
 const RESTORE_TIMEOUT_MS = 2000;
 
@@ -126,9 +130,12 @@ export function persistQueryCache(
     });
   };
 
-  // A phone switches apps without warning: write what is pending when the page is hidden.
+  // A phone switches apps without warning, and a page may be left at any moment: write what is pending then.
   const onHidden = () => {
     if (document.visibilityState === 'hidden' && timer !== undefined) save();
+  };
+  const onLeaving = () => {
+    if (timer !== undefined) save();
   };
 
   const apply = (snapshot: Snapshot | undefined) => {
@@ -156,6 +163,7 @@ export function persistQueryCache(
     if (stopped) return;
     follow();
     if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onHidden);
+    if (typeof window !== 'undefined') window.addEventListener('pagehide', onLeaving);
   });
 
   return {
@@ -165,6 +173,7 @@ export function persistQueryCache(
       clearTimeout(timer);
       unsubscribe();
       if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onHidden);
+      if (typeof window !== 'undefined') window.removeEventListener('pagehide', onLeaving);
     },
   };
 }
