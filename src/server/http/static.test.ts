@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localToday, formatLongDate } from '../../shared/dates';
 import { SITE_CONFIG_TOKENS } from '../../shared/site-config';
 import { createApp } from '../app';
-import { openDatabase, type Database } from '../db/client';
+import type { Database } from '../db/client';
+import { createTestDatabase } from '../test/database';
 import { testEnv } from '../test/harness';
 
 const T = SITE_CONFIG_TOKENS;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'manifest.webmanifest'), JSON.stringify({ name: 'RuralRoute', start_url: '/dashboard' }));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'export {};');
-  database = await openDatabase({ dataDir: 'memory://' });
+  database = await createTestDatabase();
   const env = testEnv({ SUPPORT_EMAIL: 'help@valley.example', SUPPORT_PHONE: '+1 (555) 010-2000' });
   app = createApp({ db: database.db, env, clientDir: dir });
 });

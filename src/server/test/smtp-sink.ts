@@ -55,7 +55,7 @@ export async function startSmtpSink(opts: SinkOptions = {}) {
       });
     },
   });
-  // A client that dies mid-connection (the kill -9 of jobs-crash.test.ts, a pooled connection cut) resets its
+  // A client that dies mid-connection (the kill -9 of jobs-crash.db.test.ts, a pooled connection cut) resets its
   // socket: smtp-server reports that as an 'error' event, which would otherwise be an uncaught exception in the test.
   server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
