@@ -85,10 +85,27 @@ describe('another person signed in under an open page', () => {
     ).not.toContain('Ada posted');
   });
 
-  it('signed out elsewhere: the session is looked up again and nothing of the person stays', async () => {
+  it('an answer from no session keeps the page (what was typed stays) and the next look-up finds it ended', async () => {
     const dashboard = await dashboardOnScreen();
+    const fetches = vi.mocked(fetch).mock.calls.length;
     cookie = null;
     await api('/notifications/unread');
+    // Nothing is fetched behind the person's back: the page they are on (a form half typed) stays.
+    expect(vi.mocked(fetch).mock.calls.length).toBe(fetches + 1);
+    expect(dashboard.getCurrentResult().data).toEqual(ADAS_DASHBOARD);
+    // The next page they open looks the session up again, finds nobody, and nothing of Ada stays.
+    expect(client.getQueryState(queryKeys.session)?.isInvalidated).toBe(true);
+    await client.refetchQueries({ queryKey: queryKeys.session, type: 'all', stale: true });
+    await vi.waitFor(() => expect(client.getQueryData<SessionInfo>(queryKeys.session)?.user).toBeNull());
+    await vi.waitFor(() => expect(dashboard.getCurrentResult().data).not.toEqual(ADAS_DASHBOARD));
+  });
+
+  it('signed out in another tab: the session is looked up again and nothing of the person stays', async () => {
+    const dashboard = await dashboardOnScreen();
+    cookie = null;
+    const otherTab = new BroadcastChannel('ruralroute-session');
+    stops.push(() => otherTab.close());
+    otherTab.postMessage(null);
     await vi.waitFor(() => expect(client.getQueryData<SessionInfo>(queryKeys.session)?.user).toBeNull());
     await vi.waitFor(() => expect(dashboard.getCurrentResult().data).not.toEqual(ADAS_DASHBOARD));
   });
