@@ -132,6 +132,7 @@ export default tseslint.config(
     files: ['src/server/**/*.ts'],
     ignores: [
       'src/server/app.ts',
+      'src/server/app-*.ts',
       'src/server/main.ts',
       'src/server/http/**',
       'src/server/*/routes.ts',

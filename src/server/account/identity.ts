@@ -19,7 +19,7 @@ export interface Caller {
   sessionId: string;
 }
 
-/** What the checks need of two-factor (auth/second-factor.ts; app.ts passes it in). */
+/** What the checks need of two-factor (two-factor/second-factor.ts; app-services.ts passes it in). */
 export interface SecondFactorCheck {
   isEnabled(userId: string): Promise<boolean>;
   /** A TOTP code, or a recovery code when `recovery`; used codes are spent. */

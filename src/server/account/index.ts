@@ -3,8 +3,6 @@
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
 export { accountRoutes, callerOf } from './routes';
 export { createIdentityChecks, type Caller, type IdentityChecks } from './identity';
-export { createTwoFactorService, type TwoFactorSettingsPort } from './two-factor-service';
-export { twoFactorRoutes } from './two-factor-routes';
 export { createEmailChangeService, EMAIL_CHANGE_JOB, type EmailChangeService } from './email-service';
 export { confirmEmailRoutes, emailChangeRoutes } from './email-routes';
 export { emailChangeMailHandler } from './email-mail';

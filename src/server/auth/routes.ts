@@ -14,7 +14,7 @@ import { createRouter, firstIssueMessage, type ValidationResult } from '../http/
 import { errorResponses, jsonBody } from '../http/openapi';
 import { enforceLimit, tooManyMessage, tooManyRequests, type AttemptCounter, type WindowLimit } from '../limits';
 import { isBrowserId, newBrowserId } from './new-browser';
-import type { SecondFactor } from './second-factor';
+import type { SecondFactor } from '../two-factor';
 import type { AuthService } from './service';
 
 /** The browser cookie lives this long (browsers cap any cookie at 400 days); each sign-in renews it. */

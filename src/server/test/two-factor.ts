@@ -15,7 +15,7 @@ export async function turnOnDirectly(db: Db, userId: string, secret: string): Pr
   await db.update(sessions).set({ aal: 'aal2' }).where(eq(sessions.userId, userId));
 }
 
-/** TOTP steps are 30 seconds (RFC 6238), as auth/second-factor.ts checks them. */
+/** TOTP steps are 30 seconds (RFC 6238), as two-factor/second-factor.ts checks them. */
 export const STEP_MS = 30_000;
 
 /**

@@ -15,8 +15,8 @@ import { sensitive, shownOnce } from '../http/sensitive';
 import { currentAuth, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
-import { callerOf } from './routes';
-import type { TwoFactorService } from './two-factor-service';
+import { callerOf } from '../account';
+import type { TwoFactorService } from './service';
 
 const tags = ['account'];
 const RECENT = `Needs a password (+ code) check within ${RECENT_CHECK_MINUTES} minutes, else 403 reauth_required.`;

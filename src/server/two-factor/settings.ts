@@ -6,7 +6,6 @@ import { recoveryCodes, sessions, twoFactorSecrets } from '../db/schema';
 import { Outbox } from '../events';
 import { notify } from '../notifications';
 import { matchTotp, newTotpSecret, otpauthUrl, replaceRecoveryCodes, spendCode } from './second-factor';
-import type { AuthService } from './service';
 
 /**
  * Settings 'Two-factor authentication' (issue 13): the stored side of setting it up, turning it on and off, and new
@@ -21,7 +20,15 @@ export const NOT_SET_UP = 'Start the set-up again: scan the new QR code, then en
 
 const state = (message: string) => new DomainError('two_factor_state', message);
 
-export function createTwoFactorSettings(db: Db, auth: Pick<AuthService, 'changeSessions'>, clock: () => Date) {
+/**
+ * What the settings need of the sessions (auth/sessions.ts changeSessions): `work` runs in a transaction that also
+ * tells every instance to drop the user's cached sessions.
+ */
+export interface SessionChanges {
+  changeSessions<T>(userId: string, work: (tx: Db) => Promise<T>): Promise<T>;
+}
+
+export function createTwoFactorSettings(db: Db, auth: SessionChanges, clock: () => Date) {
   /** Locks the user's secret row for the rest of the transaction. */
   async function lockSecret(tx: Db, userId: string) {
     const [row] = await tx

@@ -2,10 +2,10 @@ import QRCode from 'qrcode';
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '../../shared/two-factor';
 import { DomainError } from '../core/domain-error';
 import { enforceLimit, tooManyMessage, type AttemptCounter, type WindowLimit } from '../limits';
-import type { Caller, IdentityChecks } from './identity';
+import type { Caller, IdentityChecks } from '../account';
 
 /**
- * What Settings 'Two-factor authentication' needs from the auth feature (auth/two-factor-settings.ts; app.ts passes
+ * What Settings 'Two-factor authentication' needs from the stored settings (settings.ts; app-routes.ts passes
  * it in): the stored side, with its 409 `two_factor_state` and 400 `wrong_code` refusals.
  */
 export interface TwoFactorSettingsPort {

@@ -1,0 +1,71 @@
+import { ACCOUNT_DELETED_JOB, accountDeletedMailHandler, EMAIL_CHANGE_JOB, emailChangeMailHandler } from './account';
+import type { AppContext, AppServices } from './app-services';
+import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
+import { periodic } from './core/periodic';
+import { foldListVersions } from './db/list-cache';
+import { createJobWorker } from './jobs';
+import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
+import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
+import { createReviewSweep } from './reviews';
+
+const HOUR = 3_600_000;
+
+/**
+ * What every instance does besides answering requests: the job worker and its mail handlers, and the sweeps. Each
+ * is safe on several instances at once (claims and deletes skip each other's rows).
+ */
+export function startBackgroundWork({ db, env, notifications, clock }: AppContext, services: AppServices) {
+  // Reviews whose 14-day period has ended are published (idempotent: decision 019).
+  const reviewSweep = periodic('reviews', createReviewSweep(db, clock).publishDue, env.REVIEW_SWEEP_SECONDS * 1000);
+
+  // Jobs (decision 020): woken by the NOTIFY of each enqueue and by a timer; a job runs once unless its worker dies
+  // mid-run (then again, later).
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    dataDir: env.DATA_DIR,
+    connections: env.JOBS_CONCURRENCY,
+  });
+  const jobs = createJobWorker(db, notifications, {
+    clock,
+    pollMs: env.JOBS_POLL_MS,
+    concurrency: env.JOBS_CONCURRENCY,
+    leaseMs: env.JOBS_LEASE_SECONDS * 1000,
+  });
+  const appUrl = env.APP_URL;
+  jobs.register(EMAIL_JOB, emailJobHandler(mailer));
+  jobs.register(
+    NOTIFICATION_EMAIL_JOB,
+    notificationMailHandler(db, mailer, services.unsubscribeTokens, { appUrl, clock }),
+  );
+  jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl, clock }));
+  jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl, clock }));
+  jobs.register(
+    ACCOUNT_DELETED_JOB,
+    accountDeletedMailHandler(db, mailer, { appUrl, supportEmail: env.SUPPORT_EMAIL }),
+  );
+
+  // Old read notifications and finished jobs, hourly.
+  const notificationSweep = createNotificationSweep(db, clock);
+  // Expired idempotency keys, hourly.
+  const idempotencySweep = periodic('idempotency', services.idempotencyKeys.sweep, HOUR);
+  // Browse list versions: rows of backends that have exited folded into one, every 5 minutes (db/list-cache.ts).
+  const listVersionFold = periodic('list-versions', () => foldListVersions(db), 5 * 60_000);
+
+  return {
+    /** Stops the sweeps' and the worker's timers and listeners, waiting for the jobs in flight. */
+    close: async () => {
+      await reviewSweep.close();
+      await notificationSweep.close();
+      await idempotencySweep.close();
+      await listVersionFold.close();
+      await jobs.close();
+      mailer.close();
+    },
+    /** Each sweep run now, and the due jobs (tests). */
+    reviews: { publishDue: reviewSweep.run },
+    notifications: { sweep: notificationSweep.sweep },
+    idempotency: { sweep: idempotencySweep.run },
+    jobs,
+  };
+}

@@ -1,0 +1,116 @@
+import type { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { logger } from 'hono/logger';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
+import type { AppServices } from './app-services';
+import { PHOTO_UPLOAD_PATH } from './bookings/routes';
+import { DomainError } from './core/domain-error';
+import { isBadDataError, sqlState } from './db/errors';
+import type { Env } from './env';
+import { EVENTS_PATH } from './events/routes';
+import { limitBody } from './http/body-limit';
+import { compressResponses } from './http/compress';
+import { originCheck } from './http/csrf';
+import { sendError } from './http/error-status';
+import { sessionCookie, sessionMiddleware } from './http/session';
+import type { AppEnv } from './http/types';
+import { idempotency } from './idempotency';
+import { TOKEN_PATHS } from './notifications';
+
+/** The Content-Security-Policy of every answer: the app's own scripts, styles, images and API only. */
+const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Radix positions popovers with inline styles.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  // No page uses <base>; 'none' stops injected markup from re-pointing every relative URL.
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/** Over this, a JSON body is refused with 413 (after draining up to 8 MiB / 10 s of it: http/body-limit.ts). */
+const BODY_MAX_BYTES = 64 * 1024;
+const drain = { drainBytes: 8 * 1024 * 1024, drainMs: 10_000 };
+
+/**
+ * The middleware every request passes, in order: request id, log, security headers, compression; for /api also
+ * no-store, the body limit, the Origin check (CSRF), the session, and idempotent writes.
+ */
+export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServices) {
+  app.use(requestId());
+  if (env.LOG_REQUESTS) app.use(logger());
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      // One year, subdomains included. Browsers ignore it over plain http, so local development is unaffected.
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  const compressBody = compressResponses();
+  // Without Accept-Encoding there is nothing to negotiate, and compressResponses() would still rebuild the response to
+  // add Vary (a full undici Response per call): such clients (API tools, bench:api) skip it.
+  // The event stream is never compressed: compressResponses() reads a whole body first, and a stream has no end.
+  app.use((c, next) =>
+    c.req.header('accept-encoding') && !c.req.path.startsWith(EVENTS_PATH) ? compressBody(c, next) : next(),
+  );
+
+  app.use('/api/*', async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
+  const bodyLimit = limitBody({ maxBytes: BODY_MAX_BYTES, ...drain });
+  // The one upload (a handoff photo on 'Complete delivery'): the photo's 10 MB plus room for the multipart framing
+  // and the code. A file between 10 MB and this is still refused, by the route (400 invalid_image).
+  const uploadLimit = limitBody({ maxBytes: PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
+  // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
+  // every call; GET and HEAD carry no body, so they skip it.
+  app.use('/api/*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
+  });
+  // The unsubscribe links of e-mails are exempt: a mail program's one-click POST (RFC 8058) comes from the mail
+  // provider, with no Origin or with its own, and no session. The signed token in the request is its only
+  // authority, so a request from another site can do nothing there that the token's holder could not do anyway.
+  const checkOrigin = originCheck(env.ALLOWED_ORIGINS);
+  app.use('/api/*', (c, next) => (TOKEN_PATHS.includes(c.req.path) ? next() : checkOrigin(c, next)));
+  app.use('/api/*', sessionMiddleware(services.auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
+  // A repeated write (the same Idempotency-Key from the same person) gets the first one's answer, not a second run;
+  // a sensitive route's repeat passes its identity check first.
+  app.use('/api/*', idempotency(services.idempotencyKeys, { recheck: services.recheck }));
+}
+
+/** Every error body is the shared envelope (src/shared/errors.ts), with the status ERROR_HTTP gives its code. */
+export function handleErrors(app: Hono<AppEnv>) {
+  app.onError((err, c) => {
+    if (err instanceof DomainError) return sendError(c, err.code, err.message, err.details);
+    if (err instanceof HTTPException && err.status < 500) {
+      // Hono's own refusals of a request body, before any schema ran.
+      if (err.status === 415)
+        return sendError(
+          c,
+          'unsupported_media_type',
+          PHOTO_UPLOAD_PATH.test(c.req.path)
+            ? 'Send the form as multipart/form-data.'
+            : 'Send the request body as JSON.',
+        );
+      if (/json/i.test(err.message)) return sendError(c, 'malformed_json', 'The request body is not valid JSON.');
+      return sendError(c, 'validation_error', 'Please check your input');
+    }
+    if (isBadDataError(err)) {
+      // A value the schemas let through but the database refused as data: still the caller's input.
+      console.warn(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: database refused input (${sqlState(err)})`);
+      return sendError(c, 'validation_error', 'Please check your input');
+    }
+    console.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed:`, err);
+    return sendError(c, 'internal_error', 'Something went wrong on our side. Please try again.');
+  });
+  app.notFound((c) => sendError(c, 'not_found', 'There is nothing at this address.'));
+}

@@ -1,0 +1,101 @@
+import { callerOf, createIdentityChecks } from './account';
+import { createSecondFactor } from './two-factor';
+import { createAuthService, SESSION_REVOKED } from './auth/service';
+import { hashToken } from './auth/tokens';
+import type { Db } from './db/client';
+import type { Notifications } from './db/notify';
+import type { Env } from './env';
+import { createEventHub } from './events';
+import { createIdempotencyStore } from './idempotency';
+import { createAttemptCounter } from './limits';
+import { writeThrottle } from './limits/middleware';
+import { createUnsubscribeTokens } from './notifications';
+
+export const MINUTE = 60_000;
+
+/** What createApp is given: the database, the settings, and the clock the rules read. */
+export interface AppContext {
+  db: Db;
+  env: Env;
+  notifications?: Notifications;
+  clock: () => Date;
+}
+
+/**
+ * The services that more than one part of the app uses: the middleware stack, the route table and the background
+ * work (app-middleware.ts, app-routes.ts, app-background.ts). A service that one router alone uses is made there.
+ */
+export function createAppServices({ db, env, notifications, clock }: AppContext) {
+  const argon2 = {
+    memoryCost: env.ARGON2_MEMORY_KIB,
+    timeCost: env.ARGON2_TIME_COST,
+    parallelism: env.ARGON2_PARALLELISM,
+  };
+  const auth = createAuthService(
+    db,
+    argon2,
+    {
+      idleMs: env.SESSION_IDLE_MINUTES * MINUTE,
+      absoluteMs: env.SESSION_ABSOLUTE_DAYS * 24 * 60 * MINUTE,
+      touchMs: env.SESSION_TOUCH_SECONDS * 1000,
+      cacheMs: env.SESSION_CACHE_SECONDS * 1000,
+    },
+    notifications,
+    clock,
+  );
+
+  // Live events: one hub per app, listening once for the whole process (events/hub.ts). A stream ends when its
+  // session does: on a revocation from any instance, and at the latest at the next heartbeat.
+  const hub = createEventHub(db, notifications, {
+    heartbeatMs: env.EVENT_HEARTBEAT_SECONDS * 1000,
+    retentionHours: env.EVENT_RETENTION_HOURS,
+    session: {
+      channel: SESSION_REVOKED,
+      hash: hashToken,
+      // A session waiting for its second factor signs no one in (it cannot open a stream, and loses one it had).
+      userOf: async (token) => {
+        const ctx = await auth.resolveSession(token);
+        return ctx && !ctx.session.pending ? ctx.user.id : null;
+      },
+    },
+  });
+
+  const attempts = createAttemptCounter(db);
+  /** Wrong passwords, codes and mails per address are limited like failed sign-ins. */
+  const perAccount = {
+    max: env.AUTH_FAILED_PER_ACCOUNT_MAX,
+    windowMs: env.AUTH_FAILED_PER_ACCOUNT_WINDOW_MINUTES * MINUTE,
+  };
+  const perIp = { max: env.AUTH_PER_IP_MAX, windowMs: env.AUTH_PER_IP_WINDOW_MINUTES * MINUTE };
+  const secondFactor = createSecondFactor(db, clock);
+  // The re-check of sensitive actions ('Confirm it's you').
+  const identity = createIdentityChecks(db, {
+    clock,
+    passwordMatches: (userId, password) => auth.passwordMatches(userId, password),
+    secondFactor,
+    counter: attempts,
+    limit: perAccount,
+  });
+  const throttle = writeThrottle(attempts, {
+    max: env.WRITE_LIMIT_PER_USER_MAX,
+    windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
+  });
+
+  return {
+    argon2,
+    auth,
+    hub,
+    attempts,
+    perAccount,
+    perIp,
+    secondFactor,
+    identity,
+    /** A repeat of a sensitive request passes this first (idempotency/middleware.ts). */
+    recheck: (c: Parameters<typeof callerOf>[0]) => identity.requireRecent(callerOf(c)),
+    throttle,
+    idempotencyKeys: createIdempotencyStore(db, clock),
+    unsubscribeTokens: createUnsubscribeTokens(db),
+  };
+}
+
+export type AppServices = ReturnType<typeof createAppServices>;
