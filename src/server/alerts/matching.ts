@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { savedSearchBox } from '../db/schema';
 import { rowsOf } from '../db/rows';
 import { Outbox } from '../events';
-import { blockedWith } from '../moderation';
+import { blockedWith } from '../blocks';
 import { notify, type NewNotification } from '../notifications';
 import { MILES_PER_DEGREE, milesBetween } from '../places';
 import type { StoredFilters } from './service';

@@ -7,7 +7,7 @@ import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { deliveryRequests, rideAsks, rides, users } from '../db/schema';
 import { Outbox } from '../events';
-import { isBlockedBetween } from '../moderation';
+import { isBlockedBetween } from '../blocks';
 import { notify } from '../notifications';
 import { RIDE_NOT_FOUND } from './service';
 

@@ -91,6 +91,8 @@ export const MOVES: readonly Move[] = [
 export const OFFER_DECLINED_BY = {
   other_chosen: { from: 'pending', to: 'declined' },
   request_withdrawn: { from: 'pending', to: 'declined' },
+  // A block between the two people: the blocker's decline (declineOffersBetween).
+  declined: { from: 'pending', to: 'declined' },
 } as const satisfies Partial<Record<BookingEventType, { from: BookingStatus; to: BookingStatus }>>;
 
 /** What a move needs to know about a booking, read in one query. */

@@ -13,7 +13,7 @@ import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { myListCache, type PageJson } from '../db/list-cache';
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
-import { isBlockedBetween } from '../moderation';
+import { isBlockedBetween } from '../blocks';
 import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/rows';
 import { notify } from '../notifications';

@@ -156,33 +156,9 @@ export async function declineOffersBetween(
   actorId: string,
   out: Outbox,
 ): Promise<NewNotification[]> {
-  const declined = await tx
-    .update(bookings)
-    .set({ status: 'declined', endedAt: sql`clock_timestamp()` })
-    .where(
-      and(
-        sql`${bookings.status} = 'pending'`,
-        sql`((${bookings.driverId} = ${a} and ${bookings.requesterId} = ${b}) or (${bookings.driverId} = ${b} and ${bookings.requesterId} = ${a}))`,
-      ),
-    )
-    .returning({
-      id: bookings.id,
-      requestId: bookings.requestId,
-      driverId: bookings.driverId,
-      requesterId: bookings.requesterId,
-    });
-  if (declined.length)
-    await tx.insert(bookingEvents).values(declined.map((d) => eventRow(d, actorId, 'declined', 'pending', 'declined')));
-  for (const d of declined) announce(out, d, 'declined', 'declined');
-  return declined
-    .filter((d) => d.driverId !== actorId)
-    .map((d) => ({
-      userId: d.driverId,
-      type: 'offer_declined',
-      actorId,
-      bookingId: d.id,
-      data: { cause: 'declined' },
-    }));
+  const between = sql`((${bookings.driverId} = ${a} and ${bookings.requesterId} = ${b}) or (${bookings.driverId} = ${b} and ${bookings.requesterId} = ${a}))`;
+  const notices = await declineOffersWhere(tx, between, 'declined', actorId, out);
+  return notices.filter((notice) => notice.userId !== actorId);
 }
 
 /**

@@ -17,7 +17,7 @@ import { rowsOf } from '../db/rows';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';
-import { blockedWith, isBlockedBetween } from '../moderation';
+import { blockedWith, isBlockedBetween } from '../blocks';
 import { notify } from '../notifications';
 import { z } from 'zod';
 

@@ -8,7 +8,7 @@ import { blocks, bookingEvents, bookings, userEvents } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { collectPages, rideBody, tick, type PageBody } from '../test/marketplace';
-import { isBlockedBetween } from './index';
+import { isBlockedBetween } from '../blocks';
 
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 const { postRequest, offer, act } = lifecycleHelpers(call, signUpAndIn);

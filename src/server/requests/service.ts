@@ -11,7 +11,7 @@ import { Outbox } from '../events';
 import { notify } from '../notifications';
 import type { Db } from '../db/client';
 import { bookings, deliveryRequests, profiles, users } from '../db/schema';
-import { blockedWith } from '../moderation';
+import { blockedWith } from '../blocks';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';

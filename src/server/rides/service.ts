@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { profiles, rideTimeKey, rides, users } from '../db/schema';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
-import { blockedWith } from '../moderation';
+import { blockedWith } from '../blocks';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
 import { createListCache, myListCache, type PageJson } from '../db/list-cache';
