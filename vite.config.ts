@@ -319,7 +319,13 @@ const PREACT_COMPAT = [
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
-  resolve: { alias: [{ find: '@', replacement: new URL('./src/client', import.meta.url).pathname }, ...PREACT_COMPAT] },
+  resolve: {
+    alias: [
+      { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },
+      { find: '@', replacement: new URL('./src/client', import.meta.url).pathname },
+      ...PREACT_COMPAT,
+    ],
+  },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

@@ -19,7 +19,12 @@ const serverTests = { environment: 'node', isolate: false, testTimeout: 30_000, 
 const DB_TESTS = ['src/**/*.api.test.ts', 'src/**/*.db.test.ts', 'bench/**/*.db.test.ts'];
 
 export default defineConfig({
-  resolve: { alias: { '@': new URL('./src/client', import.meta.url).pathname } },
+  resolve: {
+    alias: {
+      '@shared': new URL('./src/shared', import.meta.url).pathname,
+      '@': new URL('./src/client', import.meta.url).pathname,
+    },
+  },
   test: {
     // Vitest's default leaves a core idle here (cores - 1 = one worker on 2 cores), while a test file spends much of
     // its time waiting on its database, the mail sink or a child process.

@@ -1,8 +1,8 @@
 import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
-import { followConnectivity } from '@/lib/connectivity';
-import { OFFLINE_MAX_AGE_MS } from '@/lib/query-persistence';
+import { followConnectivity } from '@/offline/connectivity';
+import { OFFLINE_MAX_AGE_MS } from '@/offline/query-persistence';
 import { toastError } from '@/lib/toast';
 
 declare module '@tanstack/react-query' {
@@ -34,7 +34,7 @@ export function createQueryClient() {
     mutationCache: new MutationCache(),
     defaultOptions: {
       // A write runs even when the browser says it is offline (TanStack would pause it, its button busy until the
-      // signal returns): the outbox keeps a change for later, anything else answers 'No connection'.
+      // signal returns): the send queue keeps a change for later, anything else answers 'No connection'.
       mutations: { networkMode: 'always' },
       queries: {
         retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
@@ -51,7 +51,7 @@ export function createQueryClient() {
  * signing in on /auth and landing on /dashboard keeps the session that was just loaded.
  */
 export const queryClient = createQueryClient();
-// What was loaded stays in memory as long as its copy on the device is kept (lib/query-persistence.ts): offline,
+// What was loaded stays in memory as long as its copy on the device is kept (offline/query-persistence.ts): offline,
 // a list seen hours ago is still there to show, and still in the next snapshot. Not when prerendering in Node
 // (no window): there each query's 7-day collection timer would keep the build process alive after it is done
 // (TanStack's own server default, Infinity, schedules none).
@@ -64,5 +64,5 @@ if (typeof window !== 'undefined') {
 // TanStack Query assumes it is online until the browser says otherwise; an app opened with no signal says so now,
 // so its queries wait for the signal (and refetch when it returns) instead of failing.
 if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
-// ...and a request that meets no connection says so too, whatever the browser's flag says (lib/connectivity.ts).
+// ...and a request that meets no connection says so too, whatever the browser's flag says (offline/connectivity.ts).
 if (typeof window !== 'undefined') followConnectivity();

@@ -7,7 +7,7 @@ import {
   PAGE_PATHS,
   PUBLIC_PATHS,
   requestDetailPath,
-} from '../../shared/routes';
+} from '@shared/routes';
 import { routes } from './router';
 
 /** The route a path lands on: the deepest match's path, or 'index' for an index route. */

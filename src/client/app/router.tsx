@@ -1,5 +1,5 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
-import { PAGE_PATHS } from '../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
 import { RouteError } from './routes/route-error';

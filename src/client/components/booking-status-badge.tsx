@@ -1,4 +1,4 @@
-import { bookingStatusSchema, type BookingStatus } from '../../shared/statuses';
+import { bookingStatusSchema, type BookingStatus } from '@shared/statuses';
 import { StatusBadge, type BadgeTone } from '@/components/status-badge';
 
 /**

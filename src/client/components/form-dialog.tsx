@@ -11,7 +11,7 @@ import {
 import { isQueued } from '@/lib/api-client';
 
 /**
- * Sends a dialog's form and closes the dialog once it is sent, or kept to send later (no signal: the outbox has it).
+ * Sends a dialog's form and closes the dialog once it is sent, or kept to send later (no signal: the send queue has it).
  * Any other failure keeps the dialog open with what was typed: `send` has toasted why, and `onError` may point the
  * person at the field to fix.
  */

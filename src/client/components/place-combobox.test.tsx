@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PICK_SUGGESTION_HINT } from '../../shared/places';
+import { PICK_SUGGESTION_HINT } from '@shared/places';
 import { PlaceField } from '@/components/form/place-field';
 import { DECATUR_IL, SPRINGFIELD_IL, suggestFrom } from '@/test/places';
 import { renderWithProviders, stubApi } from '@/test/render';

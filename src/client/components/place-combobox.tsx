@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type * as React from 'react';
-import type { Place } from '../../shared/places';
+import type { Place } from '@shared/places';
 import { Input } from '@/components/ui/input';
 import { usePlaceSuggestions } from '@/lib/place-suggestions';
 import { cn } from '@/lib/utils';

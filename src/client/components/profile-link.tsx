@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { profilePath } from '../../shared/routes';
+import { profilePath } from '@shared/routes';
 import { cn } from '@/lib/utils';
 
 /** A person's name as the link to their profile, wherever a name is shown (cards, offers, booking pages). */

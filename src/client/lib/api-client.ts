@@ -1,6 +1,6 @@
-import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '../../shared/auth';
-import { isErrorBody } from '../../shared/error-body';
-import { IDEMPOTENCY_HEADER } from '../../shared/idempotency';
+import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '@shared/auth';
+import { isErrorBody } from '@shared/error-body';
+import { IDEMPOTENCY_HEADER } from '@shared/idempotency';
 import { fetchOrEarly } from './early-responses';
 
 /** An API failure as the UI sees it: the server's stable code and a message fit to show. */
@@ -17,12 +17,12 @@ export class ApiError extends Error {
 
 /** A request that failed for the line's sake (no network, or no answer in time); the change can be tried again. */
 export const NO_CONNECTION_MESSAGE = 'No connection. Please try again.';
-/** A change kept on the device to be sent when the signal returns (lib/outbox.ts): shown as an 'Error' toast. */
+/** A change kept on the device to be sent when the signal returns (offline/send-queue.ts): shown as an 'Error' toast. */
 export const QUEUED_MESSAGE = "No connection. Your change is saved and will be sent when you're back online.";
 
 /**
- * A change kept in the outbox instead of sent: the mutation's failure, which a form or a dialog treats as done (it
- * closes; 'Waiting to send' lists the change). Here, not in outbox.ts, so a dialog can tell it without the outbox.
+ * A change kept in the send queue instead of sent: the mutation's failure, which a form or a dialog treats as done (it
+ * closes; 'Waiting to send' lists the change). Here, not in send-queue.ts, so a dialog can tell it without the send queue.
  */
 export class QueuedError extends ApiError {
   constructor() {
@@ -33,7 +33,7 @@ export class QueuedError extends ApiError {
 
 export const isQueued = (err: unknown): err is QueuedError => err instanceof ApiError && err.code === 'queued';
 
-/** No request waits longer for its answer (issue 15: no button stays busy forever). */
+/** No request waits longer for its answer (no button stays busy forever). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 type ApiInit = {
@@ -62,7 +62,7 @@ let onNoConnection: (() => void) | undefined;
 
 /**
  * Who is told when a request finds no connection (it failed on the line, or no answer came in time): the browser's
- * own online flag often says online with nothing getting through (lib/connectivity.ts).
+ * own online flag often says online with nothing getting through (offline/connectivity.ts).
  */
 export function whenNoConnection(listener: (() => void) | undefined) {
   onNoConnection = listener;

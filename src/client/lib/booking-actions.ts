@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ACTION_TOASTS, type BookingAction, type CancelReason } from '../../shared/lifecycle';
+import { ACTION_TOASTS, type BookingAction, type CancelReason } from '@shared/lifecycle';
 import { toastMutationError } from './mutation-errors';
-import { outbox, type Change } from './outbox';
+import { sendQueue, type Change } from '../offline/send-queue';
 import { queryKeys } from './query-keys';
 import { toastSuccess } from './toast';
 
@@ -46,10 +46,10 @@ const changedBy = (bookingId: string) => [
 /**
  * The answer (the booking as it now is) is not used: the booking page reloads it through its own checked query,
  * so a success is never reported as a failure because of how it was described. With no signal the step waits in
- * the outbox (a handover at a door with no signal is sent once there is one).
+ * the send queue (a handover at a door with no signal is sent once there is one).
  */
 async function runBookingAction(input: BookingActionInput): Promise<void> {
-  await outbox.send<unknown>({
+  await sendQueue.send<unknown>({
     label: ACTION_NAMES[input.action],
     method: 'POST',
     path: `/bookings/${encodeURIComponent(input.bookingId)}/${input.action}`,

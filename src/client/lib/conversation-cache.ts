@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { ConversationPage, Message } from '../../shared/messages';
+import type { ConversationPage, Message } from '@shared/messages';
 import { queryKeys } from './query-keys';
 
 /** A conversation in the cache: pages as the server sends them, the newest page first, each newest first. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../shared/money';
+import { formatMoney } from '@shared/money';
 import { capitalize, formatDateWithTime } from './format';
 
 describe('formatting', () => {

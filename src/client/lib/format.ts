@@ -1,4 +1,4 @@
-import { formatLongDate } from '../../shared/dates';
+import { formatLongDate } from '@shared/dates';
 
 /** 'active' -> 'Active' (spec: capitalised status). */
 export function capitalize(text: string): string {

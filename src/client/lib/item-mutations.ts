@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toastDeleteError, toastMutationError } from './mutation-errors';
-import { outbox } from './outbox';
+import { sendQueue } from '../offline/send-queue';
 import { toastSuccess } from './toast';
 
 function refresh(queryClient: QueryClient, keys: readonly (readonly string[])[]) {
@@ -9,7 +9,7 @@ function refresh(queryClient: QueryClient, keys: readonly (readonly string[])[])
 
 /**
  * POST `path` with the form's values: the spec's success toast, then the lists in `refreshes` reload. With no
- * signal the post waits in the outbox ('Waiting to send', under `describe`'s name) and is sent when it returns.
+ * signal the post waits in the send queue ('Waiting to send', under `describe`'s name) and is sent when it returns.
  */
 export function useCreateItem<Input, Item>({
   path,
@@ -25,7 +25,7 @@ export function useCreateItem<Input, Item>({
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: Input) =>
-      outbox.send<Item>({
+      sendQueue.send<Item>({
         label: describe(input),
         method: 'POST',
         path,
@@ -43,7 +43,7 @@ export function useCreateItem<Input, Item>({
 
 /**
  * DELETE `${path}/:id` with the spec's toasts. The lists reload after a failure too: a 404 means the item is
- * already gone, and the list should say so. With no signal the delete waits in the outbox under `label`.
+ * already gone, and the list should say so. With no signal the delete waits in the send queue under `label`.
  */
 export function useDeleteItem({
   path,
@@ -59,7 +59,7 @@ export function useDeleteItem({
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, label }: { id: string; label: string }) =>
-      outbox.send<void>({
+      sendQueue.send<void>({
         label,
         method: 'DELETE',
         path: `${path}/${encodeURIComponent(id)}`,

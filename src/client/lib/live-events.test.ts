@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConversationPage, Message } from '../../shared/messages';
+import type { ConversationPage, Message } from '@shared/messages';
 import type { ConversationData } from './conversation-cache';
 import { connectLiveEvents, type EventSourceConstructor } from './live-events';
 import { queryKeys } from './query-keys';

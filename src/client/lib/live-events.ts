@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { LIVE_EVENT_NAMES, liveEventSchemas, type LiveEventData, type LiveEventName } from '../../shared/events';
+import { LIVE_EVENT_NAMES, liveEventSchemas, type LiveEventData, type LiveEventName } from '@shared/events';
 import { addMessageToCache, setOtherReadAt } from './conversation-cache';
 import { queryKeys } from './query-keys';
 

@@ -1,10 +1,10 @@
-import { LIFECYCLE_ERRORS } from '../../shared/lifecycle';
-import { MARKETPLACE_ERRORS } from '../../shared/marketplace';
-import { REVIEW_ERRORS } from '../../shared/reviews';
+import { LIFECYCLE_ERRORS } from '@shared/lifecycle';
+import { MARKETPLACE_ERRORS } from '@shared/marketplace';
+import { REVIEW_ERRORS } from '@shared/reviews';
 import { ApiError, isQueued } from './api-client';
 import { toastApiError, toastError } from './toast';
 
-/** Issue 8, defect 6: a marketplace write refused by the per-user write throttle. */
+/** A marketplace write refused by the per-user write throttle. */
 export const TOO_OFTEN_MESSAGE = "You're doing that too often. Please wait a moment.";
 
 const isThrottled = (err: unknown) => err instanceof ApiError && err.code === 'too_many_requests';

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { pageSchema, type Page } from '../../shared/marketplace';
+import { pageSchema, type Page } from '@shared/marketplace';
 import { api } from './api-client';
 
 const PAGE_SIZE = 20;

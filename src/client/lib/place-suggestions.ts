@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
-import { placeListSchema, placeSchema, SUGGEST_MIN_CHARS, type Place } from '../../shared/places';
+import { placeListSchema, placeSchema, SUGGEST_MIN_CHARS, type Place } from '@shared/places';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';

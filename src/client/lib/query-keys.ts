@@ -1,4 +1,4 @@
-import type { BookingRole } from '../../shared/lifecycle';
+import type { BookingRole } from '@shared/lifecycle';
 
 /**
  * Query keys shared across features: a mutation in one feature invalidates lists owned by another (posting a ride
@@ -12,7 +12,7 @@ export const queryKeys = {
   /** One ride (GET /rides/:id: the along-route page's summary); under `rides`, so posting or deleting reloads it. */
   rideDetail: (id: string) => ['rides', 'detail', id] as const,
   /**
-   * Issue 14: a ride's 'Requests along this route', one list per corridor, and its count on My Rides. Not under
+   * A ride's 'Requests along this route', one list per corridor, and its count on My Rides. Not under
    * `requests`: an Accept there marks the card 'Offer sent' in place rather than reloading it away (the server leaves
    * requests I offered on out of the list).
    */
@@ -20,7 +20,7 @@ export const queryKeys = {
   alongRouteList: (rideId: string, corridor: number) => ['along-route', 'list', rideId, corridor] as const,
   alongRouteCounts: ['along-route', 'count'] as const,
   alongRouteCount: (rideId: string) => ['along-route', 'count', rideId] as const,
-  /** Issue 14: my saved searches and route alerts (the Alerts page and My Rides' alert toggles). */
+  /** My saved searches and route alerts (the Alerts page and My Rides' alert toggles). */
   savedSearches: ['saved-searches'] as const,
   requests: ['requests'] as const,
   myRequests: ['requests', 'mine'] as const,
@@ -43,25 +43,25 @@ export const queryKeys = {
   blockedList: ['blocks', 'list'] as const,
   blockedIds: ['blocks', 'ids'] as const,
   adminReports: ['admin', 'reports'] as const,
-  /** Profiles (issue 11): a person's profile and their published reviews. */
+  /** Profiles: a person's profile and their published reviews. */
   users: ['users'] as const,
   profile: (id: string) => ['users', id, 'profile'] as const,
   profileReviews: (id: string) => ['users', id, 'reviews'] as const,
-  /** Notifications (issue 12): the list, the bell's unread count, and the e-mail switches. */
+  /** Notifications: the list, the bell's unread count, and the e-mail switches. */
   notifications: ['notifications'] as const,
   notificationList: ['notifications', 'list'] as const,
   notificationUnread: ['notifications', 'unread'] as const,
   notificationSettings: ['notification-settings'] as const,
   /** The signed-in user (auth's sessionQueryKey): a name change reloads it. */
   session: ['auth', 'session'] as const,
-  /** Account settings (issue 13): my profile and my signed-in browsers. */
+  /** Account settings: my profile and my signed-in browsers. */
   account: ['account'] as const,
   accountProfile: ['account', 'profile'] as const,
   accountSessions: ['account', 'sessions'] as const,
-  /** Place suggestions (issue 14) for what was typed, folded: the gazetteer never changes while the app runs. */
+  /** Place suggestions for what was typed, folded: the gazetteer never changes while the app runs. */
   placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
   /** One place by id (a Browse link's `near=`): its label for the Near field and 'Save this search'. */
   place: (id: number) => ['places', 'id', id] as const,
-  /** Two-factor (issue 13): on or off, recovery codes left; the re-check and delete dialogs read it too. */
+  /** Two-factor: on or off, recovery codes left; the re-check and delete dialogs read it too. */
   accountTwoFactor: ['account', 'two-factor'] as const,
 };

@@ -1,18 +1,18 @@
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SIGNED_IN_AS_HEADER, SIGNED_OUT, type SessionInfo } from '../../shared/auth';
+import { SIGNED_IN_AS_HEADER, SIGNED_OUT, type SessionInfo } from '@shared/auth';
 import { createQueryClient } from '@/app/providers';
 import { sessionQueryOptions } from '@/features/auth/api/session';
 import { ADA, SAM } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { stubApi } from '@/test/render';
 import { api } from './api-client';
-import { persistQueryCache, type Snapshot, type SnapshotStore } from './query-persistence';
+import { persistQueryCache, type Snapshot, type SnapshotStore } from '../offline/query-persistence';
 import { queryKeys } from './query-keys';
 import { followSessionSwitches } from './session-switch';
 
 /**
- * Issue 32, defect 3: the person signed in on this browser changes under an open page (another tab, a cookie that
+ * The person signed in on this browser changes under an open page (another tab, a cookie that
  * changed). Nothing of the previous person may stay on screen or in memory.
  */
 

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { SessionInfo } from '../../shared/auth';
+import type { SessionInfo } from '@shared/auth';
 import { whenAnsweredAs } from './api-client';
 import { queryKeys } from './query-keys';
 
@@ -10,7 +10,7 @@ const CHANNEL = 'ruralroute-session';
  * in another tab (the session cookie is the browser's, not the tab's), or the session ended. The page learns it two
  * ways: every API answer says whose session it came from (SIGNED_IN_AS_HEADER), and a tab whose signed-in person
  * changes tells the others (BroadcastChannel). Either way the session is looked up again (an answer from no session
- * at all waits for the next page, see markEnded); once it names someone else, lib/query-persistence.ts drops everything of the previous person from the screen, the memory and the device.
+ * at all waits for the next page, see markEnded); once it names someone else, offline/query-persistence.ts drops everything of the previous person from the screen, the memory and the device.
  * Answers a stop function.
  */
 export function followSessionSwitches(client: QueryClient): () => void {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { outbox } from './outbox';
+import { sendQueue } from '../offline/send-queue';
 import { queryKeys } from './query-keys';
 
 /**
@@ -8,7 +8,7 @@ import { queryKeys } from './query-keys';
  * signed-out state is recorded.
  */
 export function forgetSignedInPerson(client: QueryClient) {
-  void outbox.clear();
+  void sendQueue.clear();
   client.clear();
   client.setQueryData(queryKeys.session, { user: null, session: null });
 }

@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { formatLongDate, localToday } from '../../shared/dates';
+import { formatLongDate, localToday } from '@shared/dates';
 import {
   DEFAULT_SITE_CONFIG,
   isTokenValue,
   SITE_CONFIG_ELEMENT_ID,
   SITE_CONFIG_TOKENS,
   type SiteConfig,
-} from '../../shared/site-config';
+} from '@shared/site-config';
 
 let cached: SiteConfig | undefined;
 

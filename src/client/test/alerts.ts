@@ -1,4 +1,4 @@
-import type { SavedSearch } from '../../shared/places';
+import type { SavedSearch } from '@shared/places';
 import { uuid } from './factories';
 
 /** A saved search of Browse Requests (override any field; a route alert has `ride_id`). */

@@ -1,5 +1,5 @@
-import type { BookingDetail, RequestDetail } from '../../shared/lifecycle';
-import type { Booking, DeliveryRequest, Ride } from '../../shared/marketplace';
+import type { BookingDetail, RequestDetail } from '@shared/lifecycle';
+import type { Booking, DeliveryRequest, Ride } from '@shared/marketplace';
 
 let seq = 0;
 /** A valid v4-shaped uuid, unique per call, so the contract's uuid checks pass. */
@@ -26,7 +26,7 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     poster_id: ADA.id,
     poster_rating: NO_RATING,
     is_own: true,
-    // Typed as free text: no place chosen (issue 14).
+    // Typed as free text: no place chosen.
     origin_point: null,
     destination_point: null,
     ...over,
@@ -49,7 +49,7 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     requester_rating: NO_RATING,
     is_own: false,
     accepted_by_me: false,
-    // Typed as free text: no place chosen (issue 14).
+    // Typed as free text: no place chosen.
     pickup_point: null,
     delivery_point: null,
     ...over,

@@ -1,5 +1,5 @@
-import type { SessionInfo } from '../../shared/auth';
-import type { AdminReport, BlockedPerson } from '../../shared/moderation';
+import type { SessionInfo } from '@shared/auth';
+import type { AdminReport, BlockedPerson } from '@shared/moderation';
 import { ADA, SAM, uuid } from './factories';
 
 /** `GET /auth/session` answering `person` signed in (`is_admin` as given). */

@@ -1,4 +1,4 @@
-import type { Place } from '../../shared/places';
+import type { Place } from '@shared/places';
 
 /** Places as GET /api/places returns them. */
 export const SPRINGFIELD_IL: Place = {

@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 
 afterEach(() => {
   cleanup();
-  // A test whose requests met no connection leaves the app offline (lib/connectivity.ts); the next starts online.
+  // A test whose requests met no connection leaves the app offline (offline/connectivity.ts); the next starts online.
   onlineManager.setOnline(true);
 });
 

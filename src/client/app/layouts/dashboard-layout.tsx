@@ -13,9 +13,9 @@ import {
 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Outlet } from 'react-router';
-import { OfflineBanner } from '@/components/offline-banner';
+import { OfflineBanner } from '@/offline/offline-banner';
 import { Button } from '@/components/ui/button';
-import { WaitingToSend } from '@/components/waiting-to-send';
+import { WaitingToSend } from '@/offline/waiting-to-send';
 import {
   Sidebar,
   SidebarContent,
@@ -34,7 +34,7 @@ import { useSession } from '@/features/auth/api/session';
 import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
-import { PAGE_PATHS } from '../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 
 /** The live stream checks each event against its contract (zod): loaded after the first screen, not with it. */
 const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default: m.LiveEvents })));

@@ -2,7 +2,7 @@ import { Menu, X } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { clsx } from 'clsx';
-import { PAGE_PATHS } from '../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 
 const NAV_LINKS = [
   { to: PAGE_PATHS.home, label: 'Home' },

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
-import { outbox } from '@/lib/outbox';
-import { indexedDbSnapshots, persistQueryCache } from '@/lib/query-persistence';
+import { sendQueue } from '@/offline/send-queue';
+import { indexedDbSnapshots, persistQueryCache } from '@/offline/query-persistence';
 import { followSessionSwitches } from '@/lib/session-switch';
 import { queryClient } from '../providers';
 
@@ -13,8 +13,8 @@ export const cacheRestored =
   typeof window === 'undefined'
     ? Promise.resolve()
     : persistQueryCache(queryClient, indexedDbSnapshots()).restored.then(() => {
-        // The changes made with no signal, read back and sent once there is one (lib/outbox.ts).
-        outbox.start(queryClient);
+        // The changes made with no signal, read back and sent once there is one (offline/send-queue.ts).
+        sendQueue.start(queryClient);
         // Another person signing in on this browser (another tab) replaces this page's person (lib/session-switch.ts).
         followSessionSwitches(queryClient);
       });

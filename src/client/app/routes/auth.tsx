@@ -3,7 +3,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useSession } from '@/features/auth/api/session';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useHydrated } from '@/hooks/use-hydrated';
-import { PAGE_PATHS } from '../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 
 /**
  * Prerendered twice (scripts/prerender.tsx): signed out with the 'Sign In' tab, and with 'Sign Up' for

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_PATHS } from '../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { Component as DashboardLayout } from '@/app/layouts/dashboard-layout';
 import { ADA, SAM } from '@/test/factories';
 import { makeAdminReport, sessionOf } from '@/test/moderation';

@@ -3,7 +3,7 @@ import { FeatureGrid, type Feature } from '@/features/public/components/feature-
 import { PageMeta } from '@/components/page-meta';
 import { CtaLink, Section, SignUpBand } from '@/features/public/components/page-sections';
 import { StepList } from '@/features/public/components/steps';
-import { PAGE_PATHS, SIGN_UP_PATH } from '../../../shared/routes';
+import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 
 const BENEFITS: readonly Feature[] = [
   {

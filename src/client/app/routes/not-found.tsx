@@ -1,7 +1,7 @@
 import { PageMeta } from '@/components/page-meta';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { PAGE_PATHS } from '../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 
 export function Component() {
   const { pathname } = useLocation();

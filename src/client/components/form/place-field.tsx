@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { PICK_SUGGESTION_HINT } from '../../../shared/places';
+import { PICK_SUGGESTION_HINT } from '@shared/places';
 import { Field, fieldAria } from '@/components/form/field';
 import { PlaceCombobox } from '@/components/place-combobox';
 

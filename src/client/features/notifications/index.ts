@@ -1,4 +1,4 @@
-/** Notifications (issue 12): the header's bell and the pages the routes show. */
+/** Notifications: the header's bell and the pages the routes show. */
 export { NotificationsBell } from './components/notifications-bell';
 export { NotificationsPage } from './components/notifications-page';
 export { NotificationSettingsPage } from './components/notification-settings-page';

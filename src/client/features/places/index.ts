@@ -1,2 +1,2 @@
-/** Places and Browse filters (issue 14): what the rides and requests pages use. */
+/** Places and Browse filters: what the rides and requests pages use. */
 export { BrowseList, useBrowseFilters } from './components/browse-list';

@@ -1,4 +1,4 @@
-/** Reviews and profiles (issue 11): what other features and the routes use. */
+/** Reviews and profiles: what other features and the routes use. */
 export { RatingSummaryText, Stars } from './components/stars';
 export { ReviewItem } from './components/review-item';
 export { BookingReviewsSection } from './components/booking-reviews-section';

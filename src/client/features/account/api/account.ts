@@ -5,12 +5,12 @@ import {
   accountSessionsSchema,
   type ChangePasswordInput,
   type ProfileInput,
-} from '../../../../shared/account';
+} from '@shared/account';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import { toastApiError, toastSuccess } from '@/lib/toast';
 
-/** The toasts of the account sections (issue 13). */
+/** The toasts of the account sections. */
 export const ACCOUNT_TEXT = {
   profileUpdated: 'Profile updated',
   passwordChanged: 'Password changed',

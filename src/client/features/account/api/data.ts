@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { ACCOUNT_DELETED_TOAST, type DeleteAccountInput } from '../../../../shared/account';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { ACCOUNT_DELETED_TOAST, type DeleteAccountInput } from '@shared/account';
+import { PAGE_PATHS } from '@shared/routes';
 import { api, apiResponse } from '@/lib/api-client';
 import { forgetSignedInPerson } from '@/lib/signed-out';
 import { toastSuccess } from '@/lib/toast';

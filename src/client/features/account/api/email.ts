@@ -6,7 +6,7 @@ import {
   pendingEmailSchema,
   type AccountProfile,
   type ChangeEmailInput,
-} from '../../../../shared/account';
+} from '@shared/account';
 import { api, ApiError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import { toastApiError, toastSuccess } from '@/lib/toast';

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ConfirmIdentityInput } from '../../../../shared/two-factor';
+import type { ConfirmIdentityInput } from '@shared/two-factor';
 import { api, ApiError } from '@/lib/api-client';
 
 /**

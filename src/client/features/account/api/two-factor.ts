@@ -4,7 +4,7 @@ import {
   TWO_FACTOR_TOASTS,
   twoFactorSetupSchema,
   twoFactorStatusSchema,
-} from '../../../../shared/two-factor';
+} from '@shared/two-factor';
 import { api, ApiError } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';

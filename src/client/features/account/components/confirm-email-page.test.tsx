@@ -2,11 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '../../../../shared/account';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '@shared/account';
+import { PAGE_PATHS } from '@shared/routes';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { ConfirmEmailPage } from './confirm-email-page';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '../../../../shared/account';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '@shared/account';
+import { PAGE_PATHS } from '@shared/routes';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useSession } from '@/features/auth';

@@ -9,7 +9,7 @@ import {
   REAUTH_REQUIRED,
   WRONG_CODE,
   WRONG_PASSWORD,
-} from '../../../../shared/two-factor';
+} from '@shared/two-factor';
 import { Button } from '@/components/ui/button';
 import { api } from '@/lib/api-client';
 import { renderWithProviders, stubApi } from '@/test/render';

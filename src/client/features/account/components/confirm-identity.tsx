@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { anyCodeSchema, CONFIRM_IDENTITY_TITLE, REAUTH_REQUIRED } from '../../../../shared/two-factor';
+import { anyCodeSchema, CONFIRM_IDENTITY_TITLE, REAUTH_REQUIRED } from '@shared/two-factor';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -7,12 +7,12 @@ import {
   DELETE_CONFIRM_MESSAGE,
   DELETED_USER_NAME,
   WRONG_CURRENT_PASSWORD,
-} from '../../../../shared/account';
-import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '../../../../shared/two-factor';
+} from '@shared/account';
+import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '@shared/two-factor';
 import { queryKeys } from '@/lib/query-keys';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { DeleteAccountSection } from './delete-account-section';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -6,8 +6,8 @@ import {
   DELETED_USER_NAME,
   type DeleteAccountInput,
   deleteAccountSchema,
-} from '../../../../shared/account';
-import { anyCodeSchema } from '../../../../shared/two-factor';
+} from '@shared/account';
+import { anyCodeSchema } from '@shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import {

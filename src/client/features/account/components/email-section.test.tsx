@@ -7,12 +7,12 @@ import {
   waitingForConfirmation,
   WRONG_CURRENT_PASSWORD,
   type AccountProfile,
-} from '../../../../shared/account';
-import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '../../../../shared/two-factor';
+} from '@shared/account';
+import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '@shared/two-factor';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { EMAIL_TEXT } from '../api/email';
 import { EmailSection } from './email-section';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 
 afterEach(() => vi.unstubAllGlobals());
 

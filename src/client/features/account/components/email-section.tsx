@@ -8,8 +8,8 @@ import {
   WRONG_CURRENT_PASSWORD,
   type AccountProfile,
   type ChangeEmailInput,
-} from '../../../../shared/account';
-import { anyCodeSchema, CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '../../../../shared/two-factor';
+} from '@shared/account';
+import { anyCodeSchema, CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '@shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import type { UseFormReturn } from 'react-hook-form';
-import { anyCodeSchema, CODE_REQUIRED, confirmIdentitySchema } from '../../../../shared/two-factor';
+import { anyCodeSchema, CODE_REQUIRED, confirmIdentitySchema } from '@shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';

@@ -1,13 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { COMMON_PASSWORD_MESSAGE } from '../../../../shared/password-rules';
+import { COMMON_PASSWORD_MESSAGE } from '@shared/password-rules';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { PasswordSection } from './password-section';
 
 // The common-password list cannot be fetched (offline for a moment, a chunk gone after a deploy).
-vi.mock('../../../../shared/common-passwords', () => {
+vi.mock('@shared/common-passwords', () => {
   throw new Error('Failed to fetch dynamically imported module');
 });
 afterEach(() => vi.unstubAllGlobals());

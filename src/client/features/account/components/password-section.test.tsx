@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PASSWORDS_DO_NOT_MATCH, WRONG_CURRENT_PASSWORD } from '../../../../shared/account';
-import { COMMON_PASSWORD_MESSAGE } from '../../../../shared/password-rules';
-import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '../../../../shared/two-factor';
+import { PASSWORDS_DO_NOT_MATCH, WRONG_CURRENT_PASSWORD } from '@shared/account';
+import { COMMON_PASSWORD_MESSAGE } from '@shared/password-rules';
+import { CODE_LABEL, CODE_REQUIRED, WRONG_CODE } from '@shared/two-factor';
 import { NEW_PASSWORD_HINT } from '@/features/auth';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { PasswordSection } from './password-section';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -6,10 +6,10 @@ import {
   PASSWORDS_DO_NOT_MATCH,
   WRONG_CURRENT_PASSWORD,
   type ChangePasswordInput,
-} from '../../../../shared/account';
-import { LIMITS } from '../../../../shared/limits';
-import { CODE_REQUIRED } from '../../../../shared/two-factor';
-import { preloadCommonPasswords } from '../../../../shared/password-rules';
+} from '@shared/account';
+import { LIMITS } from '@shared/limits';
+import { CODE_REQUIRED } from '@shared/two-factor';
+import { preloadCommonPasswords } from '@shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';

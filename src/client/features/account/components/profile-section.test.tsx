@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ABOUT_MESSAGE } from '../../../../shared/account';
+import { ABOUT_MESSAGE } from '@shared/account';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { ProfileSection } from './profile-section';
 
 afterEach(() => vi.unstubAllGlobals());

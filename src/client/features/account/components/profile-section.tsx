@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { ABOUT_MAX, profileInputSchema, type AccountProfile, type ProfileInput } from '../../../../shared/account';
+import { ABOUT_MAX, profileInputSchema, type AccountProfile, type ProfileInput } from '@shared/account';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';

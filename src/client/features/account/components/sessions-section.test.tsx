@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SIGN_OUT_OTHERS_LABEL, type AccountSession } from '../../../../shared/account';
+import { SIGN_OUT_OTHERS_LABEL, type AccountSession } from '@shared/account';
 import { formatInstant } from '@/lib/format';
 import { uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { SessionsSection } from './sessions-section';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { SIGN_OUT_OTHERS_LABEL, type AccountSession } from '../../../../shared/account';
+import { SIGN_OUT_OTHERS_LABEL, type AccountSession } from '@shared/account';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { SettingsSection } from '@/components/settings-section';
 import { Badge } from '@/components/ui/badge';

@@ -1,6 +1,6 @@
 import type * as React from 'react';
 import type { z } from 'zod';
-import { CODE_LABEL } from '../../../../shared/two-factor';
+import { CODE_LABEL } from '@shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { Input } from '@/components/ui/input';
 

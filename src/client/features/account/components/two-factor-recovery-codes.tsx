@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { TWO_FACTOR_TOASTS } from '../../../../shared/two-factor';
+import { TWO_FACTOR_TOASTS } from '@shared/two-factor';
 import { Button } from '@/components/ui/button';
 import { toastError, toastSuccess } from '@/lib/toast';
 import { saveFile } from '../api/data';

@@ -8,10 +8,10 @@ import {
   REAUTH_REQUIRED,
   TWO_FACTOR_TOASTS,
   WRONG_CODE,
-} from '../../../../shared/two-factor';
+} from '@shared/two-factor';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { ConfirmIdentityProvider } from './confirm-identity';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { TWO_FACTOR_TITLE, TwoFactorSection } from './two-factor-section';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';

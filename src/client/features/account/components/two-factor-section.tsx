@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { TwoFactorSetup, TwoFactorStatus } from '../../../../shared/two-factor';
+import type { TwoFactorSetup, TwoFactorStatus } from '@shared/two-factor';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 import { toastApiError } from '@/lib/toast';

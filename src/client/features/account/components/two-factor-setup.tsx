@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { TOTP_DIGITS, totpCodeSchema, type TwoFactorSetup } from '../../../../shared/two-factor';
+import { TOTP_DIGITS, totpCodeSchema, type TwoFactorSetup } from '@shared/two-factor';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toastError, toastSubmitError, toastSuccess } from '@/lib/toast';

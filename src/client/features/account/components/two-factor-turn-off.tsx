@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { anyCodeSchema } from '../../../../shared/two-factor';
+import { anyCodeSchema } from '@shared/two-factor';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DOWNLOAD_DATA_LABEL } from '../../../../shared/account';
-import { CONFIRM_IDENTITY_TITLE, REAUTH_REQUIRED } from '../../../../shared/two-factor';
+import { DOWNLOAD_DATA_LABEL } from '@shared/account';
+import { CONFIRM_IDENTITY_TITLE, REAUTH_REQUIRED } from '@shared/two-factor';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { filenameOf } from '../api/data';
 import { ConfirmIdentityProvider } from './confirm-identity';
-import { findToast } from './find-toast';
+import { findToast } from '@/test/find-toast';
 import { YourDataSection } from './your-data-section';
 
 const NAME = 'ruralroute-data-2026-05-01.json';

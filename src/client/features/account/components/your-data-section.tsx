@@ -1,4 +1,4 @@
-import { DOWNLOAD_DATA_LABEL } from '../../../../shared/account';
+import { DOWNLOAD_DATA_LABEL } from '@shared/account';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 import { toastApiError } from '@/lib/toast';

@@ -7,7 +7,7 @@ import {
   savedSearchSchema,
   type savedSearchInputSchema,
   type SavedSearch,
-} from '../../../../shared/places';
+} from '@shared/places';
 import { api, ApiError } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { queryKeys } from '@/lib/query-keys';

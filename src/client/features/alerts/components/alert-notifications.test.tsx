@@ -8,8 +8,8 @@ import {
   type Notification,
   type NotificationData,
   type NotificationType,
-} from '../../../../shared/notifications';
-import { alongRoutePath, PAGE_PATHS } from '../../../../shared/routes';
+} from '@shared/notifications';
+import { alongRoutePath, PAGE_PATHS } from '@shared/routes';
 import { NotificationsPage } from '@/features/notifications';
 import { uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
@@ -49,7 +49,7 @@ const match = notification('search_match', {
 });
 const routeMatch = notification('search_match', { count: 1, kind: 'requests', search_id: uuid(), ride_id: rideId });
 
-describe("Issue 14's notifications on the notifications page", () => {
+describe('route alerts and asks on the notifications page', () => {
   it("'ride_ask' and 'search_match' read in plain words and lead to the along-route page or the saved Browse", async () => {
     stubApi({
       'GET /notifications': () => ({ body: { items: [ask, match, routeMatch], next_cursor: null } }),

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SavedSearch } from '../../../../shared/places';
-import { alongRoutePath, PAGE_PATHS } from '../../../../shared/routes';
+import type { SavedSearch } from '@shared/places';
+import { alongRoutePath, PAGE_PATHS } from '@shared/routes';
 import { makeSavedSearch } from '@/test/alerts';
 import { uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';

@@ -8,8 +8,8 @@ import {
   SAVE_SEARCH_LABEL,
   type BrowseFilters,
   type SavedSearch,
-} from '../../../../shared/places';
-import { alongRoutePath, PAGE_PATHS } from '../../../../shared/routes';
+} from '@shared/places';
+import { alongRoutePath, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { ConfirmDeleteButton } from '@/components/confirm-delete-button';
 import { PageHeader } from '@/components/page-header';

@@ -1,5 +1,5 @@
 import { Bell, BellRing } from 'lucide-react';
-import { ROUTE_ALERT_LABEL } from '../../../../shared/places';
+import { ROUTE_ALERT_LABEL } from '@shared/places';
 import { Button } from '@/components/ui/button';
 import { useSavedSearches, useSetRouteAlert } from '../api/saved-searches';
 

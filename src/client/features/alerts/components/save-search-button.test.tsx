@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SAVED_SEARCH_LIMIT_MESSAGE, SEARCH_SAVED_TOAST } from '../../../../shared/places';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { SAVED_SEARCH_LIMIT_MESSAGE, SEARCH_SAVED_TOAST } from '@shared/places';
+import { PAGE_PATHS } from '@shared/routes';
 import { BrowseRequests } from '@/features/requests/components/browse-requests';
 import { BrowseRides } from '@/features/rides/components/browse-rides';
 import { makeSavedSearch } from '@/test/alerts';

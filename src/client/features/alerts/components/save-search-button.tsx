@@ -8,7 +8,7 @@ import {
   SAVED_SEARCH_LIMIT_MESSAGE,
   savedSearchInputSchema,
   type SavedSearch,
-} from '../../../../shared/places';
+} from '@shared/places';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import {

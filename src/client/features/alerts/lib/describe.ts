@@ -1,5 +1,5 @@
-import { formatLongDate } from '../../../../shared/dates';
-import { DEFAULT_WITHIN_MILES, SAVED_SEARCH_NAME_MAX, type SavedSearch } from '../../../../shared/places';
+import { formatLongDate } from '@shared/dates';
+import { DEFAULT_WITHIN_MILES, SAVED_SEARCH_NAME_MAX, type SavedSearch } from '@shared/places';
 
 type Kind = SavedSearch['kind'];
 

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { alongRoutePageSchema, type AlongRoutePage } from '../../../../shared/along-route';
-import { rideSchema } from '../../../../shared/marketplace';
-import { alongRouteCountSchema } from '../../../../shared/places';
+import { alongRoutePageSchema, type AlongRoutePage } from '@shared/along-route';
+import { rideSchema } from '@shared/marketplace';
+import { alongRouteCountSchema } from '@shared/places';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 

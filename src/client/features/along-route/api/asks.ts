@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { deliveryRequestSchema, pageSchema, type DeliveryRequest } from '../../../../shared/marketplace';
-import { ASK_SENT_TOAST, rideAskSchema } from '../../../../shared/places';
+import { deliveryRequestSchema, pageSchema, type DeliveryRequest } from '@shared/marketplace';
+import { ASK_SENT_TOAST, rideAskSchema } from '@shared/places';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -37,9 +37,9 @@ export function useMyOpenRequests(enabled: boolean) {
 /** POST /rides/:id/asks { request_id }: the driver is told, and sees the request first along that route. */
 export function useAskToCarry(rideId: string) {
   return useMutation({
-    // With no signal the ask waits in the outbox ('Waiting to send') and is sent when the signal returns.
+    // With no signal the ask waits in the send queue ('Waiting to send') and is sent when the signal returns.
     mutationFn: (requestId: string) =>
-      outbox
+      sendQueue
         .send<unknown>({
           label: 'Ask a driver to carry your request',
           method: 'POST',

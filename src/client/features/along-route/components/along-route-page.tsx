@@ -1,13 +1,8 @@
 import { useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { AlongRouteRequest } from '../../../../shared/along-route';
-import {
-  ASKED_YOU_LABEL,
-  alongRouteQuerySchema,
-  CORRIDOR_DEFAULT_MILES,
-  ROUTE_NEEDS_PLACES,
-} from '../../../../shared/places';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import type { AlongRouteRequest } from '@shared/along-route';
+import { ASKED_YOU_LABEL, alongRouteQuerySchema, CORRIDOR_DEFAULT_MILES, ROUTE_NEEDS_PLACES } from '@shared/places';
+import { PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';

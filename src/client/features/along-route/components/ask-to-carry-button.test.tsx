@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ASK_SENT_TOAST, NO_OPEN_REQUESTS_TO_ASK, OWN_RIDE_MESSAGE } from '../../../../shared/places';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { ASK_SENT_TOAST, NO_OPEN_REQUESTS_TO_ASK, OWN_RIDE_MESSAGE } from '@shared/places';
+import { PAGE_PATHS } from '@shared/routes';
 import { BrowseRides } from '@/features/rides/components/browse-rides';
 import { makeRequest, makeRide, uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ROUTE_ALERT_LABEL, ROUTE_NEEDS_PLACES, type SavedSearch } from '../../../../shared/places';
-import { alongRoutePath } from '../../../../shared/routes';
+import { ROUTE_ALERT_LABEL, ROUTE_NEEDS_PLACES, type SavedSearch } from '@shared/places';
+import { alongRoutePath } from '@shared/routes';
 import { MyRides } from '@/features/rides/components/my-rides';
 import { makeSavedSearch } from '@/test/alerts';
 import { makeRide } from '@/test/factories';

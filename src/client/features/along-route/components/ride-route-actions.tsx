@@ -1,8 +1,8 @@
 import { Route } from 'lucide-react';
 import { Link } from 'react-router';
-import type { Ride } from '../../../../shared/marketplace';
-import { alongRouteLabel, ROUTE_NEEDS_PLACES } from '../../../../shared/places';
-import { alongRoutePath } from '../../../../shared/routes';
+import type { Ride } from '@shared/marketplace';
+import { alongRouteLabel, ROUTE_NEEDS_PLACES } from '@shared/places';
+import { alongRoutePath } from '@shared/routes';
 import { Button } from '@/components/ui/button';
 import { RouteAlertToggle } from '@/features/alerts';
 import { ApiError } from '@/lib/api-client';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { PASSWORD_UPDATED_TOAST, type ForgotPasswordInput, type ResetPasswordInput } from '../../../../shared/account';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PASSWORD_UPDATED_TOAST, type ForgotPasswordInput, type ResetPasswordInput } from '@shared/account';
+import { PAGE_PATHS } from '@shared/routes';
 import { api, ApiError } from '@/lib/api-client';
 import { toastSubmitError, toastSuccess } from '@/lib/toast';
 import { forgetSignedInPerson } from '@/lib/signed-out';

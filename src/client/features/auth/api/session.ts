@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionInfo } from '../../../../shared/auth';
+import type { SessionInfo } from '@shared/auth';
 import { api } from '@/lib/api-client';
 
 export const sessionQueryKey = ['auth', 'session'] as const;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { SessionInfo, SignInInput } from '../../../../shared/auth';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import type { SessionInfo, SignInInput } from '@shared/auth';
+import { PAGE_PATHS } from '@shared/routes';
 import { api } from '@/lib/api-client';
 import { toastApiError } from '@/lib/toast';
 import { PENDING_SESSION, sessionQueryKey } from './session';

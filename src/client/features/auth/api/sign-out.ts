@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { api } from '@/lib/api-client';
 import { forgetSignedInPerson } from '@/lib/signed-out';
 import { toastApiError } from '@/lib/toast';

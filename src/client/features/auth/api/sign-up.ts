@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { SignUpInput, User } from '../../../../shared/auth';
+import type { SignUpInput, User } from '@shared/auth';
 import { api } from '@/lib/api-client';
 import { toastSubmitError, toastSuccess } from '@/lib/toast';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { SessionInfo } from '../../../../shared/auth';
-import type { SignInCodeInput } from '../../../../shared/two-factor';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import type { SessionInfo } from '@shared/auth';
+import type { SignInCodeInput } from '@shared/two-factor';
+import { PAGE_PATHS } from '@shared/routes';
 import { api, ApiError } from '@/lib/api-client';
 import { sessionQueryKey } from './session';
 

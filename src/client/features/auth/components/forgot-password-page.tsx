@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
-import { forgotPasswordSchema, type ForgotPasswordInput } from '../../../../shared/account';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { forgotPasswordSchema, type ForgotPasswordInput } from '@shared/account';
+import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

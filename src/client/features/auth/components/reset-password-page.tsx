@@ -8,10 +8,10 @@ import {
   RESET_LINK_EXPIRED,
   resetPasswordSchema,
   type ResetPasswordInput,
-} from '../../../../shared/account';
-import { LIMITS } from '../../../../shared/limits';
-import { preloadCommonPasswords } from '../../../../shared/password-rules';
-import { PAGE_PATHS } from '../../../../shared/routes';
+} from '@shared/account';
+import { LIMITS } from '@shared/limits';
+import { preloadCommonPasswords } from '@shared/password-rules';
+import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { signInSchema, type SignInInput } from '../../../../shared/auth';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { signInSchema, type SignInInput } from '@shared/auth';
+import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';

@@ -6,7 +6,7 @@ import { expect, it, vi } from 'vitest';
 import { SignUpForm } from './sign-up-form';
 
 // The common-password list cannot be fetched (a phone offline for a moment, a chunk gone after a deploy).
-vi.mock('../../../../shared/common-passwords', () => {
+vi.mock('@shared/common-passwords', () => {
   throw new Error('Failed to fetch dynamically imported module');
 });
 const fetchMock = vi.fn();

@@ -1,7 +1,7 @@
 import { Controller, useForm } from 'react-hook-form';
-import { LIMITS } from '../../../../shared/limits';
-import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '../../../../shared/auth';
-import { preloadCommonPasswords } from '../../../../shared/password-rules';
+import { LIMITS } from '@shared/limits';
+import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '@shared/auth';
+import { preloadCommonPasswords } from '@shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';

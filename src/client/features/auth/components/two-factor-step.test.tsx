@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CODE_LABEL, RECOVERY_CODE_LABEL, USE_RECOVERY_CODE_LABEL, WRONG_CODE } from '../../../../shared/two-factor';
+import { CODE_LABEL, RECOVERY_CODE_LABEL, USE_RECOVERY_CODE_LABEL, WRONG_CODE } from '@shared/two-factor';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { AuthCard } from './auth-card';
 

@@ -6,7 +6,7 @@ import {
   recoveryCodeSchema,
   totpCodeSchema,
   USE_RECOVERY_CODE_LABEL,
-} from '../../../../shared/two-factor';
+} from '@shared/two-factor';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';

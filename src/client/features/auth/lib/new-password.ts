@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { LIMITS } from '../../../../shared/limits';
+import { LIMITS } from '@shared/limits';
 
 /** Shown under every field where a new password is chosen (sign-up, 'Choose a new password'). */
 export const NEW_PASSWORD_HINT = `At least ${LIMITS.passwordMin} characters, with an uppercase letter, a lowercase letter, a number and a special character.`;

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { bookingDetailSchema } from '../../../../shared/lifecycle';
+import { bookingDetailSchema } from '@shared/lifecycle';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 

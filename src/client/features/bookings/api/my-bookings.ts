@@ -1,4 +1,4 @@
-import { bookingSchema } from '../../../../shared/marketplace';
+import { bookingSchema } from '@shared/marketplace';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 

@@ -1,5 +1,5 @@
 import { Check, PackageOpen, Undo2, X } from 'lucide-react';
-import type { BookingAction, BookingDetail } from '../../../../shared/lifecycle';
+import type { BookingAction, BookingDetail } from '@shared/lifecycle';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { Button } from '@/components/ui/button';
 import { useBookingAction } from '@/lib/booking-actions';

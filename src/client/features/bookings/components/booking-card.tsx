@@ -1,8 +1,8 @@
 import { MapPin } from 'lucide-react';
 import { Link } from 'react-router';
-import type { BookingRole } from '../../../../shared/lifecycle';
-import type { Booking } from '../../../../shared/marketplace';
-import { bookingDetailPath } from '../../../../shared/routes';
+import type { BookingRole } from '@shared/lifecycle';
+import type { Booking } from '@shared/marketplace';
+import { bookingDetailPath } from '@shared/routes';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';

@@ -2,9 +2,9 @@ import { onlineManager } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BookingDetail } from '../../../../shared/lifecycle';
+import type { BookingDetail } from '@shared/lifecycle';
 import { QUEUED_MESSAGE } from '@/lib/api-client';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { ADA, makeBookingDetail, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
@@ -338,7 +338,7 @@ describe('A handover at a door with no signal', () => {
       [`POST /bookings/${booking.id}/complete`]: () => ({ body: booking }),
     });
     client.setQueryData(queryKeys.session, sessionOf(SAM));
-    const stop = outbox.start(client);
+    const stop = sendQueue.start(client);
     try {
       await user.click(await screen.findByRole('button', { name: 'Complete delivery' }));
       const dialog = within(screen.getByRole('dialog'));
@@ -351,7 +351,7 @@ describe('A handover at a door with no signal', () => {
       await user.click(dialog.getByRole('button', { name: 'Complete delivery' }));
       expect(await screen.findByText(QUEUED_MESSAGE)).toBeVisible();
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(outbox.waiting().map((e) => e.label)).toEqual(['Complete the delivery']);
+      expect(sendQueue.waiting().map((e) => e.label)).toEqual(['Complete the delivery']);
       expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
 
       act(() => onlineManager.setOnline(true));
@@ -360,10 +360,10 @@ describe('A handover at a door with no signal', () => {
       expect(sent).toHaveLength(1);
       expect((sent[0]!.body as { code: string }).code).toBe('482913');
       expect((sent[0]!.body as { photo: File }).photo.name).toBe('door.png');
-      await waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+      await waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     } finally {
       stop();
-      await outbox.clear();
+      await sendQueue.clear();
     }
   });
 });

@@ -1,10 +1,10 @@
 import { useRef } from 'react';
 import type * as React from 'react';
-import { formatLongDate } from '../../../../shared/dates';
-import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '../../../../shared/lifecycle';
-import { idParamSchema } from '../../../../shared/marketplace';
-import { formatMoney } from '../../../../shared/money';
-import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '../../../../shared/routes';
+import { formatLongDate } from '@shared/dates';
+import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '@shared/lifecycle';
+import { idParamSchema } from '@shared/marketplace';
+import { formatMoney } from '@shared/money';
+import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingEvent, BookingEventType } from '../../../../shared/lifecycle';
+import type { BookingEvent, BookingEventType } from '@shared/lifecycle';
 import { bookingEventText, reasonText } from './booking-event-text';
 
 const ana = { id: '00000000-0000-4000-8000-000000000001', full_name: 'Ana Diaz', role: 'requester' as const };

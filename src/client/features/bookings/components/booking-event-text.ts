@@ -1,4 +1,4 @@
-import { ALL_CANCEL_REASONS, type BookingEvent } from '../../../../shared/lifecycle';
+import { ALL_CANCEL_REASONS, type BookingEvent } from '@shared/lifecycle';
 
 /** ' by Ana Diaz', or nothing when the system acted. */
 const by = (event: BookingEvent) => (event.actor ? ` by ${event.actor.full_name}` : '');

@@ -1,4 +1,4 @@
-import type { BookingEvent } from '../../../../shared/lifecycle';
+import type { BookingEvent } from '@shared/lifecycle';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatInstant } from '@/lib/format';
 import { bookingEventText, reasonText } from './booking-event-text';

@@ -1,7 +1,7 @@
 import { Ban } from 'lucide-react';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { CANCEL_DETAILS_MAX, CANCEL_REASONS, cancelBookingSchema } from '../../../../shared/lifecycle';
+import { CANCEL_DETAILS_MAX, CANCEL_REASONS, cancelBookingSchema } from '@shared/lifecycle';
 import { ReasonDetailsDialog } from '@/components/reason-details-dialog';
 import { Button } from '@/components/ui/button';
 

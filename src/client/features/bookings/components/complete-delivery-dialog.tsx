@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { completeBookingSchema, LIFECYCLE_ERRORS, PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../../shared/lifecycle';
+import { completeBookingSchema, LIFECYCLE_ERRORS, PHOTO_MAX_BYTES, PHOTO_TYPES } from '@shared/lifecycle';
 import { Field, fieldAria } from '@/components/form/field';
 import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import type { BookingRole } from '../../../../shared/lifecycle';
+import type { BookingRole } from '@shared/lifecycle';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';

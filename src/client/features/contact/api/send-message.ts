@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { CONTACT_TOASTS, type ContactMessageInput, type ContactReceipt } from '../../../../shared/contact';
+import { CONTACT_TOASTS, type ContactMessageInput, type ContactReceipt } from '@shared/contact';
 import { api } from '@/lib/api-client';
 import { toastApiError, toastSuccess } from '@/lib/toast';
 

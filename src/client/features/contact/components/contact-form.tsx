@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { CONTACT_LIMITS, contactMessageSchema, type ContactMessageInput } from '../../../../shared/contact';
+import { CONTACT_LIMITS, contactMessageSchema, type ContactMessageInput } from '@shared/contact';
 import { InputField, TextareaField } from '@/components/form/input-field';
 import { Button } from '@/components/ui/button';
 import { toastFirstError } from '@/lib/form-errors';

@@ -8,7 +8,7 @@ async function fetchDashboard(signal?: AbortSignal) {
   // line must be small (docs/weak-signal.md).
   const [body, { dashboardSchema }] = await Promise.all([
     api<unknown>('/dashboard', { signal }),
-    import('../../../../shared/marketplace'),
+    import('@shared/marketplace'),
   ]);
   return dashboardSchema.parse(body);
 }

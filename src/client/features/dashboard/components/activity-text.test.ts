@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bookingEventTypeSchema, type BookingEventType, type BookingRole } from '../../../../shared/lifecycle';
-import type { Activity } from '../../../../shared/marketplace';
+import { bookingEventTypeSchema, type BookingEventType, type BookingRole } from '@shared/lifecycle';
+import type { Activity } from '@shared/marketplace';
 import { activityText } from './activity-text';
 
 const base = { id: 'x', at: '2026-05-01T10:00:00.000Z' };

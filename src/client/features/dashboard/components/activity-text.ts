@@ -1,4 +1,4 @@
-import type { Activity } from '../../../../shared/marketplace';
+import type { Activity } from '@shared/marketplace';
 
 type BookingActivity = Extract<Activity, { type: 'booking_event' }>;
 

@@ -1,8 +1,8 @@
 import { Car, CheckCircle2, Package, PackageCheck, Truck, XCircle, type LucideIcon } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
-import type { Activity } from '../../../../shared/marketplace';
-import { bookingDetailPath } from '../../../../shared/routes';
+import type { Activity } from '@shared/marketplace';
+import { bookingDetailPath } from '@shared/routes';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';

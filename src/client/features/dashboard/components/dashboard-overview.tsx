@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 
 interface DashboardStats {
   activeRides: number;

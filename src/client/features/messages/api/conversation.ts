@@ -7,10 +7,10 @@ import {
   readMarkSchema,
   sendMessageSchema,
   type SendMessageInput,
-} from '../../../../shared/messages';
+} from '@shared/messages';
 import { api, newIdempotencyKey } from '@/lib/api-client';
 import { addMessageToCache } from '@/lib/conversation-cache';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import type { OutgoingMessage } from '../components/message-list';
 
@@ -37,14 +37,14 @@ export function useConversation(bookingId: string) {
 /**
  * POST /bookings/:id/messages. A retry sends the same `client_id`, so the server stores the message once (200
  * with the stored one). The answer goes into the cache here, not in a component: it lands even if the page closed.
- * With no signal the message waits in the outbox (QueuedError) and the conversation shows it as 'Waiting to send'.
+ * With no signal the message waits in the send queue (QueuedError) and the conversation shows it as 'Waiting to send'.
  */
 export async function sendMessage(
   client: ReturnType<typeof useQueryClient>,
   bookingId: string,
   input: SendMessageInput,
 ) {
-  const answer = await outbox.send<unknown>({
+  const answer = await sendQueue.send<unknown>({
     label: `Message: ${input.body}`,
     method: 'POST',
     path: messagesPath(bookingId),
@@ -57,13 +57,13 @@ export async function sendMessage(
   return message;
 }
 
-/** The messages of this conversation waiting in the outbox, oldest first. */
+/** The messages of this conversation waiting in the send queue, oldest first. */
 export function useQueuedMessages(bookingId: string): OutgoingMessage[] {
-  const entries = useSyncExternalStore(outbox.subscribe, outbox.all, outbox.all);
+  const entries = useSyncExternalStore(sendQueue.subscribe, sendQueue.all, sendQueue.all);
   const path = messagesPath(bookingId);
   return useMemo(
     () =>
-      outbox
+      sendQueue
         .waiting()
         .filter((e) => e.path === path && e.method === 'POST')
         .flatMap((e) => {
@@ -72,7 +72,7 @@ export function useQueuedMessages(bookingId: string): OutgoingMessage[] {
             ? [{ ...input.data, created_at: new Date(e.queuedAt).toISOString(), status: 'queued' as const }]
             : [];
         }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `entries` is what changes when the outbox does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `entries` is what changes when the send queue does.
     [entries, path],
   );
 }

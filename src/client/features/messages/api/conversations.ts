@@ -1,4 +1,4 @@
-import { conversationSummarySchema } from '../../../../shared/messages';
+import { conversationSummarySchema } from '@shared/messages';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 

@@ -8,7 +8,7 @@ const unreadQueryOptions = queryOptions({
     // The contract (and zod with it) loads beside the request, not with the sidebar (the dashboard's first screen).
     const [body, { unreadSchema }] = await Promise.all([
       api<unknown>('/messages/unread', { signal }),
-      import('../../../../shared/messages'),
+      import('@shared/messages'),
     ]);
     return unreadSchema.parse(body);
   },

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConversationSummary } from '../../../../shared/messages';
+import type { ConversationSummary } from '@shared/messages';
 import { ADA, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { MESSAGES_EMPTY_TEXT, type ConversationSummary } from '../../../../shared/messages';
-import { bookingDetailPath } from '../../../../shared/routes';
+import { MESSAGES_EMPTY_TEXT, type ConversationSummary } from '@shared/messages';
+import { bookingDetailPath } from '@shared/routes';
 import { ListPage } from '@/components/list-page';
 import { Badge } from '@/components/ui/badge';
 import { PersonMenu } from '@/features/moderation';

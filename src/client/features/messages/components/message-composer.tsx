@@ -1,7 +1,7 @@
 import { SendHorizontal } from 'lucide-react';
 import { useId, useState } from 'react';
 import type * as React from 'react';
-import { MESSAGE_COUNTER_FROM, MESSAGE_MAX, MESSAGE_TOO_LONG, sendMessageSchema } from '../../../../shared/messages';
+import { MESSAGE_COUNTER_FROM, MESSAGE_MAX, MESSAGE_TOO_LONG, sendMessageSchema } from '@shared/messages';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import type * as React from 'react';
-import type { Message } from '../../../../shared/messages';
-import { NOT_SENT_TEXT } from '../../../../shared/messages';
+import type { Message } from '@shared/messages';
+import { NOT_SENT_TEXT } from '@shared/messages';
 import { Button } from '@/components/ui/button';
 import { formatInstant } from '@/lib/format';
 import { cn } from '@/lib/utils';

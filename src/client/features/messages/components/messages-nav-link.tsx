@@ -1,6 +1,6 @@
 import { MessageSquare } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { SidebarItemLabel, sidebarItemClass } from '@/components/ui/sidebar';
 import { cn } from '@/lib/utils';
 import { useUnreadConversations } from '../api/unread';

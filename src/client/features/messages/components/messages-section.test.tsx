@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConversationPage, Message } from '../../../../shared/messages';
+import type { ConversationPage, Message } from '@shared/messages';
 import { onlineManager } from '@tanstack/react-query';
 import { addMessageToCache } from '@/lib/conversation-cache';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { ADA, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
@@ -233,7 +233,7 @@ describe('Messages section', () => {
       },
     });
     client.setQueryData(queryKeys.session, sessionOf(SAM));
-    const stop = outbox.start(client);
+    const stop = sendQueue.start(client);
     try {
       await screen.findByLabelText('Message');
       act(() => onlineManager.setOnline(false));
@@ -248,7 +248,7 @@ describe('Messages section', () => {
       expect(bubbles()[0]).toContain('At the gate');
     } finally {
       stop();
-      await outbox.clear();
+      await sendQueue.clear();
     }
   });
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { CONVERSATION_CLOSED_TEXT, MESSAGING_ERRORS, type ConversationState } from '../../../../shared/messages';
+import { CONVERSATION_CLOSED_TEXT, MESSAGING_ERRORS, type ConversationState } from '@shared/messages';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError, isQueued } from '@/lib/api-client';
@@ -77,7 +77,7 @@ function Conversation({
     sendMessage(client, bookingId, { body: message.body, client_id: message.client_id }).then(
       () => setOutgoing((list) => list.filter((o) => o.client_id !== message.client_id)),
       (err: unknown) => {
-        // Kept in the outbox: it is listed from there ('Waiting to send') until it is sent.
+        // Kept in the send queue: it is listed from there ('Waiting to send') until it is sent.
         if (isQueued(err)) {
           setOutgoing((list) => list.filter((o) => o.client_id !== message.client_id));
           toastMutationError(err);

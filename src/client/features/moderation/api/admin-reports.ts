@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { adminReportSchema, MODERATION_TEXT, suspendedAccountSchema } from '../../../../shared/moderation';
+import { adminReportSchema, MODERATION_TEXT, suspendedAccountSchema } from '@shared/moderation';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { listQuery } from '@/lib/pagination';

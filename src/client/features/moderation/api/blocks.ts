@@ -7,8 +7,8 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { Page } from '../../../../shared/marketplace';
-import { blockedPersonSchema, MODERATION_TEXT, type BlockedPerson } from '../../../../shared/moderation';
+import type { Page } from '@shared/marketplace';
+import { blockedPersonSchema, MODERATION_TEXT, type BlockedPerson } from '@shared/moderation';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { fetchPage } from '@/lib/pagination';

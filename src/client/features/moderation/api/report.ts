@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { MODERATION_TEXT, type ReportInput } from '../../../../shared/moderation';
+import { MODERATION_TEXT, type ReportInput } from '@shared/moderation';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { toastSuccess } from '@/lib/toast';

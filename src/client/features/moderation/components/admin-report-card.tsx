@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { REPORT_REASONS, type AdminReport } from '../../../../shared/moderation';
+import { REPORT_REASONS, type AdminReport } from '@shared/moderation';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminReport, SuspendedAccount } from '../../../../shared/moderation';
+import type { AdminReport, SuspendedAccount } from '@shared/moderation';
 import { ADA } from '@/test/factories';
 import { makeAdminReport } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

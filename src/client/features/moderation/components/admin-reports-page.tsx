@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { MODERATION_TEXT } from '../../../../shared/moderation';
+import { MODERATION_TEXT } from '@shared/moderation';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
 import { useOpenReports, useSuspendedAccounts } from '../api/admin-reports';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { formatLongDate, localToday } from '../../../../shared/dates';
-import { MODERATION_TEXT } from '../../../../shared/moderation';
+import { formatLongDate, localToday } from '@shared/dates';
+import { MODERATION_TEXT } from '@shared/moderation';
 import { PaginatedList } from '@/components/paginated-list';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';

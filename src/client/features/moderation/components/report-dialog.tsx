@@ -1,4 +1,4 @@
-import { REPORT_DETAILS_MAX, REPORT_REASONS, reportInputSchema } from '../../../../shared/moderation';
+import { REPORT_DETAILS_MAX, REPORT_REASONS, reportInputSchema } from '@shared/moderation';
 import { ReasonDetailsDialog } from '@/components/reason-details-dialog';
 import { useReport } from '../api/report';
 

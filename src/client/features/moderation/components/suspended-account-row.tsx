@@ -1,4 +1,4 @@
-import type { SuspendedAccount } from '../../../../shared/moderation';
+import type { SuspendedAccount } from '@shared/moderation';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { formatInstant } from '@/lib/format';
 import { useLiftSuspension } from '../api/admin-reports';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notificationSchema, notificationUnreadSchema } from '../../../../shared/notifications';
+import { notificationSchema, notificationUnreadSchema } from '@shared/notifications';
 import { api } from '@/lib/api-client';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';

@@ -4,7 +4,7 @@ import {
   unsubscribeResultSchema,
   type NotificationSettings,
   type OPTIONAL_NOTIFICATION_TYPES,
-} from '../../../../shared/notifications';
+} from '@shared/notifications';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { queryKeys } from '@/lib/query-keys';

@@ -9,7 +9,7 @@ const unreadQueryOptions = queryOptions({
     // first screen, whose scripts must be small on a slow line.
     const [body, { notificationUnreadSchema }] = await Promise.all([
       api<unknown>('/notifications/unread', { signal }),
-      import('../../../../shared/notifications'),
+      import('@shared/notifications'),
     ]);
     return notificationUnreadSchema.parse(body);
   },

@@ -5,8 +5,8 @@ import {
   NOTIFICATION_TYPE_LABELS,
   OPTIONAL_NOTIFICATION_TYPES,
   type NotificationSettings,
-} from '../../../../shared/notifications';
-import { PAGE_PATHS } from '../../../../shared/routes';
+} from '@shared/notifications';
+import { PAGE_PATHS } from '@shared/routes';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { NotificationSettingsPage } from './notification-settings-page';
 

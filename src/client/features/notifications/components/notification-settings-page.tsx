@@ -4,8 +4,8 @@ import {
   OPTIONAL_NOTIFICATION_TYPES,
   SECURITY_NOTIFICATION_TYPES,
   type NotificationSettings,
-} from '../../../../shared/notifications';
-import { PAGE_PATHS } from '../../../../shared/routes';
+} from '@shared/notifications';
+import { PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { PageHeader } from '@/components/page-header';
 import { QueryLoadError } from '@/components/query-load-error';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { Component as DashboardLayout } from '@/app/layouts/dashboard-layout';
 import { ADA } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';

@@ -1,6 +1,6 @@
 import { Bell } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { buttonVariants } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { useUnreadNotifications } from '../api/unread';

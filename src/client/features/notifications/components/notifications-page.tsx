@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { MARK_ALL_READ_LABEL, NOTIFICATIONS_EMPTY_TEXT, type Notification } from '../../../../shared/notifications';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { MARK_ALL_READ_LABEL, NOTIFICATIONS_EMPTY_TEXT, type Notification } from '@shared/notifications';
+import { PAGE_PATHS } from '@shared/routes';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import type { Notification } from '../../../../shared/notifications';
+import type { Notification } from '@shared/notifications';
 import { uuid } from '@/test/factories';
 
 /** An unread 'offer_received' notification (override any field). */

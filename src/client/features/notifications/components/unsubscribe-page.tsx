@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { NOTIFICATION_TYPE_LABELS, UNSUBSCRIBE_INVALID_MESSAGE } from '../../../../shared/notifications';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { NOTIFICATION_TYPE_LABELS, UNSUBSCRIBE_INVALID_MESSAGE } from '@shared/notifications';
+import { PAGE_PATHS } from '@shared/routes';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ApiError } from '@/lib/api-client';

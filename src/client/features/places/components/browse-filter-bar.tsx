@@ -3,7 +3,7 @@ import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import type * as React from 'react';
 import { useSearchParams } from 'react-router';
-import { CLEAR_FILTERS_LABEL, DEFAULT_WITHIN_MILES, FILTER_LABELS, WITHIN_MILES } from '../../../../shared/places';
+import { CLEAR_FILTERS_LABEL, DEFAULT_WITHIN_MILES, FILTER_LABELS, WITHIN_MILES } from '@shared/places';
 import { Field, fieldAria } from '@/components/form/field';
 import { InputField } from '@/components/form/input-field';
 import { PlaceField } from '@/components/form/place-field';
@@ -24,7 +24,7 @@ const EMPTY: FilterDraft = { nearText: '', near: null, within: String(DEFAULT_WI
 export const WITHIN_NEEDS_NEAR_HINT = 'Pick a place in Near first.';
 
 /**
- * The filters of a Browse page (issue 14): Near (a chosen place), Within, From, To and Search. 'Apply filters'
+ * The filters of a Browse page: Near (a chosen place), Within, From, To and Search. 'Apply filters'
  * writes them into the URL (a new history entry: Back returns to the previous filters, a copied link shows the
  * same), which is what the list reads. On narrow screens they fold under a 'Filters' button.
  */

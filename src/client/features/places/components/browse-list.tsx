@@ -1,7 +1,7 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type * as React from 'react';
 import { useSearchParams } from 'react-router';
-import type { Page } from '../../../../shared/marketplace';
+import type { Page } from '@shared/marketplace';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
 import { Card } from '@/components/ui/card';

@@ -1,4 +1,4 @@
-import { isValidIsoDate } from '../../../../shared/dates';
+import { isValidIsoDate } from '@shared/dates';
 import {
   browseFiltersSchema,
   DATE_MESSAGE,
@@ -7,12 +7,12 @@ import {
   PLACE_NOT_FOUND,
   SEARCH_MESSAGE,
   WITHIN_MESSAGE,
-} from '../../../../shared/places';
-import { NUL_MESSAGE } from '../../../../shared/text';
+} from '@shared/places';
+import { NUL_MESSAGE } from '@shared/text';
 import { ApiError } from '@/lib/api-client';
 
 /**
- * Browse filters in the URL (issue 14): the API's own parameters (near, within, from, to, q), so a shared link asks
+ * Browse filters in the URL: the API's own parameters (near, within, from, to, q), so a shared link asks
  * the server exactly what the page showed. The Near place is its id only: the field shows its label read by id
  * (GET /places/:id, cached), as a link built by the server (an alert's) or edited by hand names no label. Older
  * links' `near_label` is ignored: the id alone says which place it is.

@@ -3,7 +3,7 @@ import { Accordion } from 'radix-ui';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { PROHIBITED_ITEMS } from '../prohibited-items';
-import { PAGE_PATHS, SIGN_UP_PATH } from '../../../../shared/routes';
+import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 
 interface Faq {
   id: string;

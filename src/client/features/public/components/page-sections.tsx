@@ -1,7 +1,7 @@
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { SIGN_UP_PATH } from '../../../../shared/routes';
+import { SIGN_UP_PATH } from '@shared/routes';
 
 /** The opening of a public page: its one <h1> and a short lead. */
 export function PageHero({ title, lead, children }: { title: string; lead: string; children?: React.ReactNode }) {

@@ -1,7 +1,7 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { SIGN_UP_PATH } from '../../../../shared/routes';
+import { SIGN_UP_PATH } from '@shared/routes';
 
 interface Plan {
   name: string;

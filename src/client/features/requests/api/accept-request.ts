@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { Booking } from '../../../../shared/marketplace';
+import type { Booking } from '@shared/marketplace';
 import { ApiError } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -10,10 +10,10 @@ const ACCEPTED = { title: 'Success', description: 'Request accepted! Check your 
 
 /**
  * POST /bookings: accept a request as its driver (the driver is the session's user). With no signal the offer waits
- * in the outbox under `label`.
+ * in the send queue under `label`.
  */
 function acceptRequest({ requestId, label }: { requestId: string; label: string }) {
-  return outbox.send<Booking>({
+  return sendQueue.send<Booking>({
     label,
     method: 'POST',
     path: '/bookings',

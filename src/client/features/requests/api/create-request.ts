@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DeliveryRequest, requestInputSchema } from '../../../../shared/marketplace';
+import type { DeliveryRequest, requestInputSchema } from '@shared/marketplace';
 import { useCreateItem } from '@/lib/item-mutations';
 import { queryKeys } from '@/lib/query-keys';
 

@@ -1,4 +1,4 @@
-import { deliveryRequestSchema } from '../../../../shared/marketplace';
+import { deliveryRequestSchema } from '@shared/marketplace';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 

@@ -1,9 +1,9 @@
 import { Check, MapPin } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
-import type { DeliveryRequest } from '../../../../shared/marketplace';
-import { distanceText } from '../../../../shared/places';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import type { DeliveryRequest } from '@shared/marketplace';
+import { distanceText } from '@shared/places';
+import { PAGE_PATHS } from '@shared/routes';
 import { ProfileLink } from '@/components/profile-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NO_REQUESTS_MATCH } from '../../../../shared/places';
+import { NO_REQUESTS_MATCH } from '@shared/places';
 import { makeRequest } from '@/test/factories';
 import { DECATUR_IL, placesById } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

@@ -1,10 +1,10 @@
-import { NO_REQUESTS_MATCH } from '../../../../shared/places';
+import { NO_REQUESTS_MATCH } from '@shared/places';
 import { SaveSearchButton } from '@/features/alerts';
 import { BrowseList, useBrowseFilters } from '@/features/places';
 import { useBrowseRequests } from '../api/browse-requests';
 import { BrowseRequestCard } from './browse-request-card';
 
-/** Spec '/dashboard/browse-requests' ('Browse Delivery Requests'), with the filters of issue 14 from the URL. */
+/** Spec '/dashboard/browse-requests' ('Browse Delivery Requests'), with the place and date filters from the URL. */
 export function BrowseRequests() {
   const filters = useBrowseFilters();
   return (

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { DeliveryRequest } from '../../../../shared/marketplace';
-import { requestDetailPath } from '../../../../shared/routes';
+import type { DeliveryRequest } from '@shared/marketplace';
+import { requestDetailPath } from '@shared/routes';
 import { OwnedItemCard } from '@/components/owned-item-card';
 import { Button } from '@/components/ui/button';
 import { useDeleteRequest } from '../api/delete-request';

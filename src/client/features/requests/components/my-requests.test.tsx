@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryRequest } from '../../../../shared/marketplace';
+import type { DeliveryRequest } from '@shared/marketplace';
 import { makeRequest } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { MyRequests } from './my-requests';
@@ -99,7 +99,7 @@ describe('My Requests', () => {
       delivery_location: 'Hill Farm',
       needed_by_date: '2099-07-04',
       compensation: '12.5',
-      // Typed, not chosen from suggestions (issue 14).
+      // Typed, not chosen from suggestions.
       pickup_place_id: null,
       delivery_place_id: null,
     });

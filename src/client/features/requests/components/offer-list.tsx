@@ -1,5 +1,5 @@
 import { Check, X } from 'lucide-react';
-import type { Offer } from '../../../../shared/lifecycle';
+import type { Offer } from '@shared/lifecycle';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { ProfileLink } from '@/components/profile-link';
 import { Button } from '@/components/ui/button';

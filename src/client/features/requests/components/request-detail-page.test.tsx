@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RequestDetail } from '../../../../shared/lifecycle';
-import { profilePath } from '../../../../shared/routes';
+import type { RequestDetail } from '@shared/lifecycle';
+import { profilePath } from '@shared/routes';
 import { makeRequestDetail, NO_RATING, SAM, uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { RequestDetailPage } from './request-detail-page';

@@ -1,8 +1,8 @@
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import type { RequestDetail } from '../../../../shared/lifecycle';
-import { idParamSchema } from '../../../../shared/marketplace';
-import { bookingDetailPath, PAGE_PATHS } from '../../../../shared/routes';
+import type { RequestDetail } from '@shared/lifecycle';
+import { idParamSchema } from '@shared/marketplace';
+import { bookingDetailPath, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';

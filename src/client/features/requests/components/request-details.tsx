@@ -1,7 +1,7 @@
 import { CalendarDays, DollarSign, MapPin } from 'lucide-react';
-import { formatLongDate } from '../../../../shared/dates';
-import type { DeliveryRequest } from '../../../../shared/marketplace';
-import { formatMoney } from '../../../../shared/money';
+import { formatLongDate } from '@shared/dates';
+import type { DeliveryRequest } from '@shared/marketplace';
+import { formatMoney } from '@shared/money';
 
 type Details = Pick<
   DeliveryRequest,

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PICK_SUGGESTION_HINT, PLACE_NOT_FOUND } from '../../../../shared/places';
+import { PICK_SUGGESTION_HINT, PLACE_NOT_FOUND } from '@shared/places';
 import { makeRequest } from '@/test/factories';
 import { SPRINGFIELD_IL, suggestFrom } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

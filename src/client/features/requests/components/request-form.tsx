@@ -1,5 +1,5 @@
-import { localToday } from '../../../../shared/dates';
-import { requestInputSchema, type RequestInput } from '../../../../shared/marketplace';
+import { localToday } from '@shared/dates';
+import { requestInputSchema, type RequestInput } from '@shared/marketplace';
 import { SchemaFormCard, type FormFieldSpec } from '@/components/form/schema-form-card';
 import { useCreateRequest } from '../api/create-request';
 

@@ -1,4 +1,4 @@
-import { requestStatusSchema, type RequestStatus } from '../../../../shared/statuses';
+import { requestStatusSchema, type RequestStatus } from '@shared/statuses';
 import { StatusBadge, type BadgeTone } from '@/components/status-badge';
 
 /**

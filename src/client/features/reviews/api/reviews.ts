@@ -13,11 +13,11 @@ import {
   reviewSchema,
   type ReplyInput,
   type ReviewInput,
-} from '../../../../shared/reviews';
+} from '@shared/reviews';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { fetchPage } from '@/lib/pagination';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -39,10 +39,10 @@ export function useBookingReviews(bookingId: string) {
 export function useSubmitReview(bookingId: string) {
   const client = useQueryClient();
   return useMutation({
-    // With no signal the review waits in the outbox ('Waiting to send') and is sent when the signal returns.
+    // With no signal the review waits in the send queue ('Waiting to send') and is sent when the signal returns.
     mutationFn: async (input: ReviewInput) =>
       bookingReviewsSchema.parse(
-        await outbox.send<unknown>({
+        await sendQueue.send<unknown>({
           label: 'Review of this delivery',
           method: 'POST',
           path: `/${path('bookings', bookingId, 'review')}`,

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BookingDetail } from '../../../../shared/lifecycle';
-import type { BookingReviews } from '../../../../shared/reviews';
+import type { BookingDetail } from '@shared/lifecycle';
+import type { BookingReviews } from '@shared/reviews';
 import { BookingDetailPage } from '@/features/bookings/components/booking-detail-page';
 import { ADA, makeBookingDetail, SAM } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
-import type { BookingDetail } from '../../../../shared/lifecycle';
-import { REVIEW_TEXT, type BookingReviews } from '../../../../shared/reviews';
+import type { BookingDetail } from '@shared/lifecycle';
+import { REVIEW_TEXT, type BookingReviews } from '@shared/reviews';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError } from '@/lib/api-client';
 import { useBookingReviews } from '../api/reviews';

@@ -1,6 +1,6 @@
-import { idParamSchema } from '../../../../shared/marketplace';
-import { REVIEW_TEXT, type Profile } from '../../../../shared/reviews';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { idParamSchema } from '@shared/marketplace';
+import { REVIEW_TEXT, type Profile } from '@shared/reviews';
+import { PAGE_PATHS } from '@shared/routes';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';

@@ -3,13 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  REVIEW_REPLY_MAX,
-  REVIEW_TEXT,
-  replyInputSchema,
-  type ReplyInput,
-  type Review,
-} from '../../../../shared/reviews';
+import { REVIEW_REPLY_MAX, REVIEW_TEXT, replyInputSchema, type ReplyInput, type Review } from '@shared/reviews';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';

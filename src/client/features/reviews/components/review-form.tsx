@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { REVIEW_COMMENT_MAX, REVIEW_TEXT, reviewInputSchema, type ReviewInput } from '../../../../shared/reviews';
+import { REVIEW_COMMENT_MAX, REVIEW_TEXT, reviewInputSchema, type ReviewInput } from '@shared/reviews';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';

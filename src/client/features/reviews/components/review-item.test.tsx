@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Review } from '../../../../shared/reviews';
+import type { Review } from '@shared/reviews';
 import { ADA, SAM } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { renderWithProviders, stubApi } from '@/test/render';

@@ -1,6 +1,6 @@
 import { Flag } from 'lucide-react';
 import { useRef, useState } from 'react';
-import type { Review } from '../../../../shared/reviews';
+import type { Review } from '@shared/reviews';
 import { Button } from '@/components/ui/button';
 import { useSession } from '@/features/auth';
 import { ReportDialog } from '@/features/moderation';

@@ -1,4 +1,4 @@
-import type { BookingReviews, Review } from '../../../../shared/reviews';
+import type { BookingReviews, Review } from '@shared/reviews';
 import { ADA, SAM, uuid } from '@/test/factories';
 
 /** For tests: Ada Field's (the requester's) published review of Sam Lee (the driver), without a reply. */

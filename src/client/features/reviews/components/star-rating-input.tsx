@@ -2,7 +2,7 @@ import { Star } from 'lucide-react';
 import { RadioGroup } from 'radix-ui';
 import { useRef, useState } from 'react';
 import type * as React from 'react';
-import { RATING_VALUES } from '../../../../shared/reviews';
+import { RATING_VALUES } from '@shared/reviews';
 import { cn } from '@/lib/utils';
 
 export const starLabel = (n: number) => `${n} ${n === 1 ? 'star' : 'stars'}`;

@@ -1,5 +1,5 @@
 import { Star } from 'lucide-react';
-import { ratingLabel, ratingText, type RatingSummary } from '../../../../shared/rating';
+import { ratingLabel, ratingText, type RatingSummary } from '@shared/rating';
 import { cn } from '@/lib/utils';
 
 /** A review's stars, read as '4 stars' (the icons themselves are decoration). */

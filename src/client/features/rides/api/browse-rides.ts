@@ -1,4 +1,4 @@
-import { rideSchema } from '../../../../shared/marketplace';
+import { rideSchema } from '@shared/marketplace';
 import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 

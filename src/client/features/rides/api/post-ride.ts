@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Ride, rideInputSchema } from '../../../../shared/marketplace';
+import type { Ride, rideInputSchema } from '@shared/marketplace';
 import { useCreateItem } from '@/lib/item-mutations';
 import { queryKeys } from '@/lib/query-keys';
 

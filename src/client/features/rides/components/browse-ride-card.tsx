@@ -1,6 +1,6 @@
 import { MapPin } from 'lucide-react';
-import type { Ride } from '../../../../shared/marketplace';
-import { distanceText } from '../../../../shared/places';
+import type { Ride } from '@shared/marketplace';
+import { distanceText } from '@shared/places';
 import { ProfileLink } from '@/components/profile-link';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { AskToCarryButton } from '@/features/along-route';

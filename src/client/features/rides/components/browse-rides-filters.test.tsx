@@ -8,7 +8,7 @@ import {
   NO_RIDES_MATCH,
   PICK_SUGGESTION_HINT,
   PLACE_NOT_FOUND,
-} from '../../../../shared/places';
+} from '@shared/places';
 import { makeRide } from '@/test/factories';
 import { DECATUR_IL, placesById, suggestFrom } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

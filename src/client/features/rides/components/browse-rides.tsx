@@ -1,10 +1,10 @@
-import { NO_RIDES_MATCH } from '../../../../shared/places';
+import { NO_RIDES_MATCH } from '@shared/places';
 import { SaveSearchButton } from '@/features/alerts';
 import { BrowseList, useBrowseFilters } from '@/features/places';
 import { useBrowseRides } from '../api/browse-rides';
 import { BrowseRideCard } from './browse-ride-card';
 
-/** Spec '/dashboard/browse-rides' ('Browse Available Rides'), with the filters of issue 14 from the URL. */
+/** Spec '/dashboard/browse-rides' ('Browse Available Rides'), with the place and date filters from the URL. */
 export function BrowseRides() {
   const filters = useBrowseFilters();
   return (

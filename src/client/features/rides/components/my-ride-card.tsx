@@ -1,4 +1,4 @@
-import type { Ride } from '../../../../shared/marketplace';
+import type { Ride } from '@shared/marketplace';
 import { OwnedItemCard } from '@/components/owned-item-card';
 import { RideRouteActions } from '@/features/along-route';
 import { useDeleteRide } from '../api/delete-ride';

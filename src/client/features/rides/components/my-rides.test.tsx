@@ -96,7 +96,7 @@ describe('My Rides', () => {
       departure_time: '09:30',
       available_space: 'Back seat',
       notes: null,
-      // Typed, not chosen from suggestions (issue 14).
+      // Typed, not chosen from suggestions.
       origin_place_id: null,
       destination_place_id: null,
     });

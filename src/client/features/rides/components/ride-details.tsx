@@ -1,5 +1,5 @@
 import { CalendarDays, Package, StickyNote } from 'lucide-react';
-import type { Ride } from '../../../../shared/marketplace';
+import type { Ride } from '@shared/marketplace';
 import { formatDateWithTime } from '@/lib/format';
 
 /** The lines every ride card shows: when, the space offered, the notes. */

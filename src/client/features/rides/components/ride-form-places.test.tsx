@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PICK_SUGGESTION_HINT } from '../../../../shared/places';
+import { PICK_SUGGESTION_HINT } from '@shared/places';
 import { makeRide } from '@/test/factories';
 import { DECATUR_IL, SPRINGFIELD_IL, suggestFrom } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

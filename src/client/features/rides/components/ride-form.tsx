@@ -1,5 +1,5 @@
-import { localToday } from '../../../../shared/dates';
-import { rideInputSchema, type RideInput } from '../../../../shared/marketplace';
+import { localToday } from '@shared/dates';
+import { rideInputSchema, type RideInput } from '@shared/marketplace';
 import { SchemaFormCard, type FormFieldSpec } from '@/components/form/schema-form-card';
 import { usePostRide } from '../api/post-ride';
 

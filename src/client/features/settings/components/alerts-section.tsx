@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_PATHS } from '../../../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { ADA, SAM } from '@/test/factories';
 import { makeBlocked } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';

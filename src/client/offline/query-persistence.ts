@@ -1,7 +1,7 @@
 import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
-import type { SessionInfo } from '../../shared/auth';
-import { queryKeys } from './query-keys';
+import type { SessionInfo } from '@shared/auth';
+import { queryKeys } from '../lib/query-keys';
 
 /**
  * The query cache kept on the device (docs/weak-signal.md, 'Installable and offline'), so the dashboard opened with

@@ -1,9 +1,9 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createStore, get, update, type UseStore } from 'idb-keyval';
-import type { SessionInfo } from '../../shared/auth';
-import { api, ApiError, newIdempotencyKey, QueuedError } from './api-client';
-import { queryKeys } from './query-keys';
-import { toastSuccess } from './toast';
+import type { SessionInfo } from '@shared/auth';
+import { api, ApiError, newIdempotencyKey, QueuedError } from '../lib/api-client';
+import { queryKeys } from '../lib/query-keys';
+import { toastSuccess } from '../lib/toast';
 
 /**
  * The changes made with no signal (docs/weak-signal.md, 'Writes on a weak signal'): a post, a delete, an offer, a
@@ -14,7 +14,7 @@ import { toastSuccess } from './toast';
  * they answer 'No connection. Please try again.'.
  */
 
-/** A change as the outbox keeps it: plain data (and files), so it survives a reload in IndexedDB. */
+/** A change as the send queue keeps it: plain data (and files), so it survives a reload in IndexedDB. */
 export interface Change {
   /** What the 'Waiting to send' list says, e.g. 'Post ride: Springfield, IL → Decatur, IL'. */
   label: string;
@@ -23,13 +23,13 @@ export interface Change {
   /** A JSON body, or `form` for a file upload (a FormData cannot be stored; its fields and files can). */
   body?: unknown;
   form?: [string, string | Blob][];
-  /** The success toast once it is sent from the outbox (none for a message: it shows in the conversation). */
+  /** The success toast once it is sent from the send queue (none for a message: it shows in the conversation). */
   sentToast?: { title: string; description?: string };
   /** The lists and details that reload once it is sent or refused. */
   refresh: (readonly unknown[])[];
 }
 
-export interface OutboxEntry extends Change {
+export interface QueuedChange extends Change {
   /** Its Idempotency-Key, made when it was first tried. */
   key: string;
   /** Whose change it is: only that person's session shows and sends it. */
@@ -38,29 +38,30 @@ export interface OutboxEntry extends Change {
 }
 
 /** Where the entries live; IndexedDB in the browser. `update` reads and writes in one step (tabs share it). */
-export interface OutboxStorage {
-  read(): Promise<OutboxEntry[] | undefined>;
-  update(change: (entries: OutboxEntry[]) => OutboxEntry[]): Promise<OutboxEntry[]>;
+export interface SendQueueStorage {
+  read(): Promise<QueuedChange[] | undefined>;
+  update(change: (entries: QueuedChange[]) => QueuedChange[]): Promise<QueuedChange[]>;
 }
 
-export function indexedDbOutbox(): OutboxStorage {
+export function indexedDbSendQueue(): SendQueueStorage {
   let store: UseStore | undefined;
-  // Its own database: the query snapshot's (query-persistence.ts) was created with one store only.
+  // Its own database: the query snapshot's (query-persistence.ts) was created with one store only. Named as before
+  // the queue was renamed (and its lock below too), so changes queued by an earlier version are still sent.
   const db = () => (store ??= createStore('ruralroute-outbox', 'outbox'));
   const KEY = 'entries';
   return {
-    read: async () => get<OutboxEntry[]>(KEY, db()),
+    read: async () => get<QueuedChange[]>(KEY, db()),
     update: async (change) => {
-      let next: OutboxEntry[] = [];
-      await update<OutboxEntry[]>(KEY, (old) => (next = change(old ?? [])), db());
+      let next: QueuedChange[] = [];
+      await update<QueuedChange[]>(KEY, (old) => (next = change(old ?? [])), db());
       return next;
     },
   };
 }
 
 /** Storage for a browser without IndexedDB (and tests): the entries last as long as the page. */
-export function memoryOutbox(): OutboxStorage {
-  let entries: OutboxEntry[] = [];
+export function memorySendQueue(): SendQueueStorage {
+  let entries: QueuedChange[] = [];
   return {
     read: async () => entries,
     update: async (change) => (entries = change(entries)),
@@ -71,7 +72,7 @@ export function memoryOutbox(): OutboxStorage {
  * When a waiting change is tried again while the device says it is online (a weak signal often does, and the
  * 'online' event can come before the line carries anything): soon at first, then every 20 seconds.
  */
-export const OUTBOX_RETRY_MS = [2_000, 5_000, 10_000, 20_000];
+export const SEND_RETRY_MS = [2_000, 5_000, 10_000, 20_000];
 
 const sameChange = (a: Change, b: Change) =>
   a.method === b.method && a.path === b.path && JSON.stringify(a.body) === JSON.stringify(b.body) && !a.form;
@@ -91,8 +92,8 @@ function bodyOf(change: Change): unknown {
   return form;
 }
 
-export class Outbox {
-  private entries: OutboxEntry[] = [];
+export class SendQueue {
+  private entries: QueuedChange[] = [];
   private listeners = new Set<() => void>();
   private flushing: Promise<void> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
@@ -105,7 +106,7 @@ export class Outbox {
   private loaded: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly storage: OutboxStorage,
+    private readonly storage: SendQueueStorage,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -114,12 +115,12 @@ export class Outbox {
     return this.client?.getQueryData<SessionInfo>(queryKeys.session)?.user?.id ?? null;
   }
 
-  private set(entries: OutboxEntry[]) {
+  private set(entries: QueuedChange[]) {
     this.entries = entries;
     this.listeners.forEach((l) => l());
   }
 
-  private async write(change: (entries: OutboxEntry[]) => OutboxEntry[]) {
+  private async write(change: (entries: QueuedChange[]) => QueuedChange[]) {
     // Applied here at once (the list on screen follows), then on the device: storage refused, it lasts the page.
     this.set(change(this.entries));
     try {
@@ -138,7 +139,7 @@ export class Outbox {
   all = () => this.entries;
 
   /** The signed-in person's waiting changes, oldest first. */
-  waiting(userId = this.user()): OutboxEntry[] {
+  waiting(userId = this.user()): QueuedChange[] {
     return userId ? this.entries.filter((e) => e.userId === userId) : [];
   }
 
@@ -185,7 +186,7 @@ export class Outbox {
 
   /** Adds a change to the end (the same change made again, e.g. Delete pressed twice, is kept once). */
   private async keep(change: Change, userId: string, key: string) {
-    const entry: OutboxEntry = { ...change, key, userId, queuedAt: this.now() };
+    const entry: QueuedChange = { ...change, key, userId, queuedAt: this.now() };
     await this.write((entries) =>
       entries.some((e) => e.key === key || (e.userId === userId && sameChange(e, change)))
         ? entries
@@ -244,8 +245,8 @@ export class Outbox {
           this.scheduleRetry();
           break;
         }
-        // Its usual toast; the refusal texts load only now (not on /auth, which starts the outbox too).
-        void import('./mutation-errors').then((m) => m.toastMutationError(err));
+        // Its usual toast; the refusal texts load only now (not on /auth, which starts the send queue too).
+        void import('../lib/mutation-errors').then((m) => m.toastMutationError(err));
       }
       // What it changed reloads before it leaves the list: a message stays on screen until the server's copy is.
       const client = this.client;
@@ -257,7 +258,7 @@ export class Outbox {
 
   private scheduleRetry() {
     if (this.retry !== undefined) return;
-    const delay = OUTBOX_RETRY_MS[Math.min(this.retries, OUTBOX_RETRY_MS.length - 1)]!;
+    const delay = SEND_RETRY_MS[Math.min(this.retries, SEND_RETRY_MS.length - 1)]!;
     this.retries += 1;
     this.retry = setTimeout(() => {
       this.retry = undefined;
@@ -328,5 +329,5 @@ export class Outbox {
   }
 }
 
-/** The app's outbox, on IndexedDB; started with the query cache (query-layout.tsx). */
-export const outbox = new Outbox(indexedDbOutbox());
+/** The app's sendQueue, on IndexedDB; started with the query cache (query-layout.tsx). */
+export const sendQueue = new SendQueue(indexedDbSendQueue());

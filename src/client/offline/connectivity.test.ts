@@ -1,7 +1,7 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@/test/render';
-import { api } from './api-client';
+import { api } from '../lib/api-client';
 import { CHECK_DELAYS_MS, followConnectivity } from './connectivity';
 
 let stop = () => {};

@@ -1,12 +1,12 @@
 import { onlineManager } from '@tanstack/react-query';
-import { apiResponse, ApiError, whenNoConnection } from './api-client';
+import { apiResponse, ApiError, whenNoConnection } from '../lib/api-client';
 
 /**
  * Whether the app has a connection, by what its requests meet rather than by the browser's online flag alone: on a
  * weak signal the phone says it is online while nothing gets through (and a browser opened with no signal may say
  * so too). A request that finds no connection marks the app offline (the offline banner, queries waiting, writes
- * kept in the outbox); from then on a small request to /api/health is tried now and then, and the first answer of
- * any kind marks it online again (lists reload, the outbox sends). The browser's 'online' event does the same.
+ * kept in the send queue); from then on a small request to /api/health is tried now and then, and the first answer of
+ * any kind marks it online again (lists reload, the send queue sends). The browser's 'online' event does the same.
  */
 
 /** When the next check goes, after each that found nothing: soon at first, then every 30 seconds. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Button } from '@/components/ui/button';
 import { usePostRide } from '@/features/rides/api/post-ride';
 import { QUEUED_MESSAGE } from '@/lib/api-client';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
 import { ADA } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
@@ -15,7 +15,7 @@ import { WaitingToSend } from './waiting-to-send';
 let stop = () => {};
 afterEach(async () => {
   stop();
-  await outbox.clear();
+  await sendQueue.clear();
   act(() => onlineManager.setOnline(true));
   vi.unstubAllGlobals();
 });
@@ -45,7 +45,7 @@ function renderPage() {
     </>,
   );
   view.client.setQueryData(queryKeys.session, sessionOf(ADA));
-  stop = outbox.start(view.client);
+  stop = sendQueue.start(view.client);
   return view;
 }
 
@@ -76,7 +76,7 @@ describe("'Waiting to send'", () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Discard: Post ride Oakville → Millbrook' }));
     expect(screen.queryByRole('region', { name: /Waiting to send/ })).toBeNull();
     act(() => onlineManager.setOnline(true));
-    await outbox.flush();
+    await sendQueue.flush();
     expect(calls).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@ import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tans
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_PATHS } from '../../shared/routes';
+import { PAGE_PATHS } from '@shared/routes';
 import { Component as DashboardLayout } from '@/app/layouts/dashboard-layout';
 import { api } from '@/lib/api-client';
 import { formatInstant } from '@/lib/format';

@@ -2,14 +2,14 @@ import { Clock } from 'lucide-react';
 import { useId, useMemo, useSyncExternalStore } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatInstant } from '@/lib/format';
-import { outbox } from '@/lib/outbox';
+import { sendQueue } from '@/offline/send-queue';
 
 /**
  * 'Waiting to send (N)': the changes made with no signal, kept on the device and sent in order when it returns
- * (lib/outbox.ts), each with 'Discard' for one the person no longer wants. Absent when nothing waits.
+ * (offline/send-queue.ts), each with 'Discard' for one the person no longer wants. Absent when nothing waits.
  */
 export function WaitingToSend({ userId }: { userId: string }) {
-  const entries = useSyncExternalStore(outbox.subscribe, outbox.all, outbox.all);
+  const entries = useSyncExternalStore(sendQueue.subscribe, sendQueue.all, sendQueue.all);
   const mine = useMemo(() => entries.filter((e) => e.userId === userId), [entries, userId]);
   const headingId = useId();
   if (mine.length === 0) return null;
@@ -35,7 +35,7 @@ export function WaitingToSend({ userId }: { userId: string }) {
               variant="outline"
               size="sm"
               aria-label={`Discard: ${entry.label}`}
-              onClick={() => void outbox.discard(entry.key)}
+              onClick={() => void sendQueue.discard(entry.key)}
             >
               Discard
             </Button>

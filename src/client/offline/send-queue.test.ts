@@ -1,9 +1,9 @@
 import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '@/test/render';
-import { ApiError, isQueued, QUEUED_MESSAGE } from './api-client';
-import { memoryOutbox, Outbox, type Change, type OutboxStorage } from './outbox';
-import { queryKeys } from './query-keys';
+import { ApiError, isQueued, QUEUED_MESSAGE } from '../lib/api-client';
+import { memorySendQueue, SendQueue, type Change, type SendQueueStorage } from './send-queue';
+import { queryKeys } from '../lib/query-keys';
 
 const KEY_HEADER = 'Idempotency-Key';
 
@@ -20,21 +20,21 @@ const post = (label: string, body: unknown = { label }): Change => ({
 });
 
 let client: QueryClient;
-let storage: OutboxStorage;
-let outbox: Outbox;
+let storage: SendQueueStorage;
+let sendQueue: SendQueue;
 let stop: () => void;
 
-function startOutbox() {
-  outbox = new Outbox(storage);
-  stop = outbox.start(client);
+function startSendQueue() {
+  sendQueue = new SendQueue(storage);
+  stop = sendQueue.start(client);
 }
 
 beforeEach(() => {
   onlineManager.setOnline(true);
   client = new QueryClient();
   signIn(client, 'u1');
-  storage = memoryOutbox();
-  startOutbox();
+  storage = memorySendQueue();
+  startSendQueue();
 });
 
 afterEach(() => {
@@ -49,18 +49,18 @@ const caught = (promise: Promise<unknown>) =>
     (err: unknown) => err,
   );
 
-describe('outbox: changes made with no signal', () => {
+describe('the send queue: changes made with no signal', () => {
   it('keeps a change made offline without trying the network, and sends it once when the signal returns', async () => {
     const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: { id: 'r1' } }) });
     onlineManager.setOnline(false);
-    const err = await caught(outbox.send(post('Post ride A → B')));
+    const err = await caught(sendQueue.send(post('Post ride A → B')));
     expect(isQueued(err)).toBe(true);
     expect((err as ApiError).message).toBe(QUEUED_MESSAGE);
     expect(calls).toHaveLength(0);
-    expect(outbox.waiting().map((e) => e.label)).toEqual(['Post ride A → B']);
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(['Post ride A → B']);
 
     onlineManager.setOnline(true);
-    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     expect(calls).toHaveLength(1);
     expect(calls[0]?.body).toEqual({ label: 'Post ride A → B' });
     expect(calls[0]?.headers.get(KEY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
@@ -74,13 +74,13 @@ describe('outbox: changes made with no signal', () => {
         return { status: 201, body: { id: 'r1' } };
       },
     });
-    expect(isQueued(await caught(outbox.send(post('Post ride A → B'))))).toBe(true);
-    expect(outbox.waiting()).toHaveLength(1);
-    // The failed request marked the app offline (lib/connectivity.ts); the signal returns.
+    expect(isQueued(await caught(sendQueue.send(post('Post ride A → B'))))).toBe(true);
+    expect(sendQueue.waiting()).toHaveLength(1);
+    // The failed request marked the app offline (offline/connectivity.ts); the signal returns.
     expect(onlineManager.isOnline()).toBe(false);
     up = true;
     onlineManager.setOnline(true);
-    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     expect(calls).toHaveLength(2);
     expect(calls[1]?.headers.get(KEY_HEADER)).toBe(calls[0]?.headers.get(KEY_HEADER));
   });
@@ -97,10 +97,10 @@ describe('outbox: changes made with no signal', () => {
       },
     });
     onlineManager.setOnline(false);
-    for (const label of ['first', 'second', 'third']) await caught(outbox.send(post(label)));
-    expect(outbox.waiting().map((e) => e.label)).toEqual(['first', 'second', 'third']);
+    for (const label of ['first', 'second', 'third']) await caught(sendQueue.send(post(label)));
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(['first', 'second', 'third']);
     onlineManager.setOnline(true);
-    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     expect(sent).toEqual(['first', 'second', 'third']);
   });
 
@@ -113,12 +113,12 @@ describe('outbox: changes made with no signal', () => {
       },
     });
     onlineManager.setOnline(false);
-    for (const label of ['first', 'second']) await caught(outbox.send(post(label)));
-    await outbox.flush();
+    for (const label of ['first', 'second']) await caught(sendQueue.send(post(label)));
+    await sendQueue.flush();
     onlineManager.setOnline(true);
-    await outbox.flush();
+    await sendQueue.flush();
     expect(sent).toEqual(['first']);
-    expect(outbox.waiting().map((e) => e.label)).toEqual(['first', 'second']);
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(['first', 'second']);
   });
 
   it('a new change made while earlier ones wait goes behind them', async () => {
@@ -130,63 +130,63 @@ describe('outbox: changes made with no signal', () => {
       },
     });
     onlineManager.setOnline(false);
-    await caught(outbox.send(post('first')));
+    await caught(sendQueue.send(post('first')));
     onlineManager.setOnline(true);
-    await outbox.send(post('second'));
+    await sendQueue.send(post('second'));
     expect(sent).toEqual(['first', 'second']);
-    expect(outbox.waiting()).toHaveLength(0);
+    expect(sendQueue.waiting()).toHaveLength(0);
   });
 
   it('discards a change on request, and keeps the same change made twice only once', async () => {
     onlineManager.setOnline(false);
     stubApi({});
-    await caught(outbox.send(post('Delete ride A → B', {})));
-    await caught(outbox.send(post('Delete ride A → B', {})));
-    await caught(outbox.send(post('Post ride C → D')));
-    expect(outbox.waiting().map((e) => e.label)).toEqual(['Delete ride A → B', 'Post ride C → D']);
-    await outbox.discard(outbox.waiting()[0]!.key);
-    expect(outbox.waiting().map((e) => e.label)).toEqual(['Post ride C → D']);
+    await caught(sendQueue.send(post('Delete ride A → B', {})));
+    await caught(sendQueue.send(post('Delete ride A → B', {})));
+    await caught(sendQueue.send(post('Post ride C → D')));
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(['Delete ride A → B', 'Post ride C → D']);
+    await sendQueue.discard(sendQueue.waiting()[0]!.key);
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(['Post ride C → D']);
   });
 
   it('survives a reload: a new page reads the changes back and sends them', async () => {
     onlineManager.setOnline(false);
     stubApi({});
-    await caught(outbox.send(post('Post ride A → B')));
-    const key = outbox.waiting()[0]!.key;
+    await caught(sendQueue.send(post('Post ride A → B')));
+    const key = sendQueue.waiting()[0]!.key;
     stop();
 
     const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
-    startOutbox();
-    await vi.waitFor(() => expect(outbox.waiting().map((e) => e.key)).toEqual([key]));
+    startSendQueue();
+    await vi.waitFor(() => expect(sendQueue.waiting().map((e) => e.key)).toEqual([key]));
     onlineManager.setOnline(true);
-    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     expect(calls.map((c) => c.headers.get(KEY_HEADER))).toEqual([key]);
   });
 
   it("another person signing in on the device removes the previous person's changes, unsent", async () => {
     onlineManager.setOnline(false);
     stubApi({});
-    await caught(outbox.send(post('private change')));
+    await caught(sendQueue.send(post('private change')));
     const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
     signIn(client, 'u2');
-    await vi.waitFor(() => expect(outbox.all()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.all()).toHaveLength(0));
     onlineManager.setOnline(true);
-    await outbox.flush();
+    await sendQueue.flush();
     expect(calls).toHaveLength(0);
   });
 
   it('a session that ended (no one signed in) sends nothing; the same person back sends what waited', async () => {
     onlineManager.setOnline(false);
     stubApi({});
-    await caught(outbox.send(post('Post ride A → B')));
+    await caught(sendQueue.send(post('Post ride A → B')));
     client.setQueryData(queryKeys.session, { user: null, session: null });
     const calls = stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
     onlineManager.setOnline(true);
-    await outbox.flush();
+    await sendQueue.flush();
     expect(calls).toHaveLength(0);
-    expect(outbox.all()).toHaveLength(1);
+    expect(sendQueue.all()).toHaveLength(1);
     signIn(client, 'u1');
-    await vi.waitFor(() => expect(outbox.all()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.all()).toHaveLength(0));
     expect(calls).toHaveLength(1);
   });
 
@@ -197,10 +197,10 @@ describe('outbox: changes made with no signal', () => {
         throw new TypeError('Failed to fetch');
       },
     });
-    const err = await caught(outbox.send(post('x')));
+    const err = await caught(sendQueue.send(post('x')));
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('network_error');
-    expect(outbox.all()).toHaveLength(0);
+    expect(sendQueue.all()).toHaveLength(0);
   });
 
   it('a handover kept with its photo is sent as a file upload', async () => {
@@ -208,7 +208,7 @@ describe('outbox: changes made with no signal', () => {
     onlineManager.setOnline(false);
     const photo = new File(['jpeg bytes'], 'door.jpg', { type: 'image/jpeg' });
     await caught(
-      outbox.send({
+      sendQueue.send({
         label: 'Complete the delivery',
         method: 'POST',
         path: '/bookings/b1/complete',
@@ -230,14 +230,14 @@ describe('outbox: changes made with no signal', () => {
     stubApi({ 'POST /rides': () => ({ status: 201, body: {} }) });
     client.setQueryData(queryKeys.myRides, { items: [] });
     onlineManager.setOnline(false);
-    await caught(outbox.send(post('Post ride A → B')));
+    await caught(sendQueue.send(post('Post ride A → B')));
     expect(client.getQueryState(queryKeys.myRides)?.isInvalidated).toBe(false);
     onlineManager.setOnline(true);
     await vi.waitFor(() => expect(client.getQueryState(queryKeys.myRides)?.isInvalidated).toBe(true));
   });
 });
 
-describe('outbox: changes to one path keep the order they were made in', () => {
+describe('the send queue: changes to one path keep the order they were made in', () => {
   const message = (n: number): Change => ({
     label: `Message: ${n}`,
     method: 'POST',
@@ -263,7 +263,7 @@ describe('outbox: changes to one path keep the order they were made in', () => {
         return { status: 201, body: {} };
       },
     });
-    await Promise.all(numbers.map((n) => outbox.send(message(n))));
+    await Promise.all(numbers.map((n) => sendQueue.send(message(n))));
     expect(stored).toEqual(numbers.map(String));
     expect(most).toBe(1);
   });
@@ -282,14 +282,14 @@ describe('outbox: changes to one path keep the order they were made in', () => {
         return { status: 201, body: {} };
       },
     });
-    const results = await Promise.all(numbers.map((n) => caught(outbox.send(message(n)))));
+    const results = await Promise.all(numbers.map((n) => caught(sendQueue.send(message(n)))));
     expect(results.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
     expect(results.slice(4).every(isQueued)).toBe(true);
-    expect(outbox.waiting().map((e) => e.label)).toEqual(numbers.slice(4).map((n) => `Message: ${n}`));
+    expect(sendQueue.waiting().map((e) => e.label)).toEqual(numbers.slice(4).map((n) => `Message: ${n}`));
 
     lineUp = true;
     onlineManager.setOnline(true);
-    await vi.waitFor(() => expect(outbox.waiting()).toHaveLength(0));
+    await vi.waitFor(() => expect(sendQueue.waiting()).toHaveLength(0));
     expect(stored).toEqual(numbers.map(String));
     // Message 5 went again with the key it was first sent with: a copy that did arrive is answered, not stored twice.
     const fives = calls.filter((c) => (c.body as { body: string }).body === '5');
@@ -309,8 +309,8 @@ describe('outbox: changes to one path keep the order they were made in', () => {
       },
       'POST /rides': () => ({ status: 201, body: { id: 'r1' } }),
     });
-    const first = outbox.send(message(1));
-    await expect(outbox.send(post('Post ride A → B'))).resolves.toEqual({ id: 'r1' });
+    const first = sendQueue.send(message(1));
+    await expect(sendQueue.send(post('Post ride A → B'))).resolves.toEqual({ id: 'r1' });
     release();
     await first;
   });

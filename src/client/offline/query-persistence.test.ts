@@ -1,13 +1,13 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo } from '../../shared/auth';
+import type { SessionInfo } from '@shared/auth';
 import { createQueryClient } from '@/app/providers';
 import { ADA, SAM } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { stubApi } from '@/test/render';
-import { api } from './api-client';
+import { api } from '../lib/api-client';
 import { OFFLINE_MAX_AGE_MS, persistQueryCache, type Snapshot, type SnapshotStore } from './query-persistence';
-import { queryKeys } from './query-keys';
+import { queryKeys } from '../lib/query-keys';
 
 /** The device's storage (IndexedDB in the browser), as a value the test can look into. */
 class MemoryStore implements SnapshotStore {
