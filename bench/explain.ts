@@ -1,45 +1,16 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { desc, eq, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import { hashToken } from '../src/server/auth/tokens';
 import { createBookingService } from '../src/server/bookings/service';
 import { createDashboardService } from '../src/server/dashboard/service';
-import type { Database, Db } from '../src/server/db/client';
+import type { Database } from '../src/server/db/client';
 import type { Page } from '../src/shared/marketplace';
-import { pageOf, type PageJson } from '../src/server/db/list-cache';
+import { pageOf, type PageJson } from '../src/server/core/page-json';
 import * as schema from '../src/server/db/schema';
 import { createPlaceService } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
 import { createProfileService } from '../src/server/reviews/profiles';
 import { createRideService } from '../src/server/rides/service';
-
-export interface Captured {
-  label: string;
-  query: string;
-  params: unknown[];
-}
-
-/**
- * A drizzle instance on the database's own connections that records each statement's text and parameters, under
- * the label last given to `labelNext` (which step sent it): what a bench runs through the services to EXPLAIN.
- */
-export async function loggingDb(database: Database) {
-  const captured: Captured[] = [];
-  let label = '';
-  const logger = { logQuery: (query: string, params: unknown[]) => captured.push({ label, query, params }) };
-  const client = (database.db as unknown as { $client: pg.Pool | PGlite }).$client;
-  const db = (database.kind === 'postgres'
-    ? (await import('drizzle-orm/node-postgres')).drizzle({ client: client as pg.Pool, schema, logger })
-    : (await import('drizzle-orm/pglite')).drizzle({ client: client as PGlite, schema, logger })) as unknown as Db;
-  return {
-    db,
-    captured,
-    client: client as pg.Pool,
-    labelNext: (next: string) => {
-      label = next;
-    },
-  };
-}
+import { loggingDb, type Captured } from '../src/server/test/logging-db';
 
 /**
  * Runs the real list queries of the services once through a logging drizzle instance, then prints
@@ -148,3 +119,5 @@ export async function explainGeneric(
 function literal(v: unknown): string {
   return typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
 }
+
+export { loggingDb, type Captured };

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:export` (real PostgreSQL: `bash scripts/with-postgres.sh npm run bench:export`): 'Download my data'
- * (issue 13) for an account with 10,000 rows, which must take under 5 seconds. Seeds the usual bench marketplace
+ * for an account with 10,000 rows, which must take under 5 seconds. Seeds the usual bench marketplace
  * (bench/seed.ts: 1,000 users, 100,000 rides and requests, bookings and reviews) on PostgreSQL, or on PGlite with
  * BENCH_EXPORT_BACKGROUND=1 (=0 skips it anywhere), then one account with BENCH_EXPORT_ROWS rows (default 10,000) spread evenly over its rides, requests, bookings
  * (half as driver on neighbours' requests, half as requester on its own, each with its events), messages (both
@@ -15,7 +15,7 @@ import { EXPORT_SECTIONS } from '../src/shared/account';
 import { createApp } from '../src/server/app';
 import { hashToken } from '../src/server/auth/tokens';
 import { openDatabase, type Db } from '../src/server/db/client';
-import { rowsOf } from '../src/server/db/rows';
+import { rowsOf } from '../src/server/db/result-rows';
 import { readEnv } from '../src/server/env';
 import { createTarget, percentile, printTable } from './lib';
 import { seed } from './seed';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:jobs` (real PostgreSQL: `bash scripts/with-postgres.sh npm run bench:jobs`): the e-mail outbox's
- * throughput (issue 12). Starts the compiled API (`npm run build` first) with SMTP_URL pointing at a real SMTP server
+ * throughput. Starts the compiled API (`npm run build` first) with SMTP_URL pointing at a real SMTP server
  * in this process (smtp-server, the tests' sink), seeds BENCH_JOBS notifications (default 2,000) with their
  * 'notification-email' jobs held back, then releases them all at once and times until the SMTP server has received
  * every mail. Prints jobs a second, the time from release to each mail (p50/p99/max), and how many mails came twice,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookingService } from '../src/server/bookings/service';
 import type { Page } from '../src/shared/marketplace';
 import type { Database } from '../src/server/db/client';
-import { pageOf, type PageJson } from '../src/server/db/list-cache';
+import { pageOf, type PageJson } from '../src/server/core/page-json';
 import { encodeCursor } from '../src/server/db/cursor';
 import { createPlaceService } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
@@ -97,7 +97,7 @@ async function capture(): Promise<Captured[]> {
     return { limit: 20, cursor };
   };
   // The cursors come through services of their own: the "my" lists' page cache is per database handle
-  // (db/list-cache.ts), so the logged services below still run every query.
+  // (src/server/listings), so the logged services below still run every query.
   const unlogged = createPlaceService(database.db);
   const cursors = {
     rides: await second(createRideService(database.db, unlogged).listMine(me.id, page)),

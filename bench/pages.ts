@@ -1,10 +1,10 @@
 /**
- * Figures for the public site (issue 3): for each public page, the bytes a first visit transfers (compressed
+ * Figures for the public site: for each public page, the bytes a first visit transfers (compressed
  * JavaScript and everything together, with Accept-Encoding: br as browsers send it over HTTPS) and Lighthouse's
  * mobile scores (default simulated slow-4G throttling) with LCP, against the built app on a fresh database.
  * Usage: npm run bench:pages   (BENCH_LIGHTHOUSE_PAGES=/,/pricing,/faq to limit the Lighthouse runs,
  * BENCH_LIGHTHOUSE_RUNS=n runs per page, median reported; default 3), then / , /auth and /dashboard on a slow
- * line (issue 15, bench/slow-line.ts; BENCH_SLOW_LINE=0 skips it).
+ * line (bench/slow-line.ts; BENCH_SLOW_LINE=0 skips it).
  * Exits 1 when a budget is missed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

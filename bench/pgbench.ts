@@ -113,7 +113,7 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
           );
         // Unlabelled: the session lookup, which the session cache then answers, and a read's first answer: what a
         // read sends in steady state is recorded (browse pages and the user's own lists are then served from
-        // memory, db/list-cache.ts, so their script is the version check alone).
+        // memory, src/server/listings, so their script is the version check alone).
         labelNext('');
         await call('GET', '/auth/session');
         if (!e.method) await call('GET', e.path(k));

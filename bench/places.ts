@@ -1,5 +1,5 @@
 /**
- * `npm run bench:places` (issue 14): with the gazetteer loaded (about 30k places), seeds 1,000 users, 100,000 open
+ * `npm run bench:places`: with the gazetteer loaded (about 30k places), seeds 1,000 users, 100,000 open
  * requests and 20,000 active rides between places (coordinates copied, as posting with chosen suggestions stores
  * them), starts the API in a child process and measures, each at a steady offered rate (bench/open-loop.ts):
  * place suggestions over realistic typing (name prefixes, 'Town, ST', typos, ZIP prefixes), then Browse with
@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database, type Db } from '../src/server/db/client';
-import { rowsOf } from '../src/server/db/rows';
+import { rowsOf } from '../src/server/db/result-rows';
 import { createPlaceService, loadPlaces } from '../src/server/places';
 import { createRequestService } from '../src/server/requests/service';
 import { createRideService } from '../src/server/rides/service';

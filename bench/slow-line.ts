@@ -1,5 +1,5 @@
 /**
- * Issue 15 figures: /, /auth and /dashboard on a slow line (400 kbit/s each way, 400 ms round trip, Chromium's
+ * The slow-line figures: /, /auth and /dashboard on a slow line (400 kbit/s each way, 400 ms round trip, Chromium's
  * network emulation), each a first visit in a fresh browser context (empty cache, no service worker yet), then one
  * in-app navigation once the service worker controls the page. Printed per page: compressed script and CSS bytes
  * of the first visit, time to first text (first contentful paint) and to interactive (the app has mounted and its

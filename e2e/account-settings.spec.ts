@@ -5,7 +5,7 @@ import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn } from '.
 import { goTo } from './marketplace-helpers';
 import { openPage } from './public-helpers';
 
-/** Issue 13, Settings: 'Profile', 'Password' and 'Sessions' in a real browser against the real API. */
+/** Settings: 'Profile', 'Password' and 'Sessions' in a real browser against the real API. */
 
 const WINDOWS_CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';

@@ -6,7 +6,7 @@ import { personOn } from './own-server';
 import { chooseByKeyboard, PICK_SUGGESTION_HINT } from './place-helpers';
 
 /**
- * Issue 14 end to end: a ride Springfield, IL -> Decatur, IL posted through the form by keyboard; a request between two towns on the way is listed under
+ * Along the route, end to end: a ride Springfield, IL -> Decatur, IL posted through the form by keyboard; a request between two towns on the way is listed under
  * 'Requests along this route' (one off the route is not), its requester asks the driver through 'Ask to carry
  * something', and the driver accepts it from there; a saved search 'near Decatur' is told about a new request.
  */

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from './fixtures';
 
 /**
- * /auth is prerendered (issue 15): readable and typed into before any script runs, hydrated without a mismatch
+ * /auth is prerendered: readable and typed into before any script runs, hydrated without a mismatch
  * (which would re-render the form and wipe what was typed), and signing in works once the script arrives.
  */
 

@@ -13,7 +13,7 @@ import { bookingBetween, personOn } from './own-server';
 import { openPage } from './public-helpers';
 
 /**
- * Issue 13, 'Your data' and 'Delete account' in two real browsers: a driver with a ride, a request of their own and a confirmed
+ * 'Your data' and 'Delete account' in two real browsers: a driver with a ride, a request of their own and a confirmed
  * booking (with messages) downloads their data, then deletes the account; they land on the home page, cannot sign in again, and the other
  * person's booking is cancelled ('Account deleted') with the driver shown as 'Deleted user'.
  */

@@ -7,7 +7,7 @@ import { expectNoAxeViolations, expectToast, PASSWORD, signInByKeyboard, uniqueE
 import { mailsWithSubject } from './mail-helpers';
 import { freePort, startServer, stopServer } from './own-server';
 
-/** Issue 13, Settings 'Email' end to end, with the link read from the mail the app wrote. */
+/** Settings 'Email' end to end, with the link read from the mail the app wrote. */
 
 const CONFIRM_SUBJECT = 'Confirm your new RuralRoute e-mail address';
 const NOTICE_SUBJECT = 'Your e-mail address was changed';

@@ -3,7 +3,7 @@ import { expectNoAxeViolations, expectToast } from './fixtures';
 import { card, createRequest, goTo, newUser, openBooking, tag } from './marketplace-helpers';
 
 /**
- * Issue 9, the booking lifecycle, in real browsers: a requester and one or two drivers, each in their own context
+ * The booking lifecycle, in real browsers: a requester and one or two drivers, each in their own context
  * (own session), acting on the same server. Every step goes through the UI; nothing is set up through the API.
  */
 

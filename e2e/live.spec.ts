@@ -10,7 +10,7 @@ import { card, createRequest, goTo, newUser, openBooking, tag } from './marketpl
 import { bookingBetween, freePort, startServer, stopServer, personOn } from './own-server';
 
 /**
- * Issue 10 in real browsers: a driver and a requester, each in their own browser context, write to each other and
+ * Messages in real browsers: a driver and a requester, each in their own browser context, write to each other and
  * see the other's messages arrive live (the app's one event stream, GET /api/events), without reloading. Then the
  * stream survives a server restart, and (on real PostgreSQL) a message sent through one instance reaches a browser
  * connected to another.

@@ -96,7 +96,7 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
   await expect(theRide).toContainText(`Posted by Alice Marsh ${t}`);
   await expect(theRide).toContainText(`${longDate(rideDate)} at 09:30`);
   await expect(theRide).toContainText('Available space: Back seat');
-  // A ride card's one action (issue 14): asking its driver to carry one of my requests.
+  // A ride card's one action: asking its driver to carry one of my requests.
   await expect(theRide.getByRole('button')).toHaveText(['Ask to carry something']);
   await expectNoAxeViolations(b.page);
 
@@ -110,7 +110,7 @@ test('two neighbours: A posts a ride and a request, B finds them, accepts and se
   await expect(theRequest).toContainText('Compensation: $12.50');
   await expect(theRequest).toContainText(`Needed by: ${longDate(neededBy)}`);
   await expectNoAxeViolations(b.page);
-  // A second tab of B's, loaded before the accept, is brought up to date by the app's live stream (issue 10).
+  // A second tab of B's, loaded before the accept, is brought up to date by the app's live stream.
   const staleTab = await b.context.newPage();
   await staleTab.goto('/dashboard/browse-requests');
   await expect(card(staleTab, title).getByRole('button', { name: `Accept request ${title}` })).toBeVisible();

@@ -9,7 +9,7 @@ import { goTo, tag } from './marketplace-helpers';
 import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
 
 /**
- * Issue 10, reporting and blocking, in real browsers on a server of this spec's own (the admin role is granted on
+ * Reporting and blocking, in real browsers on a server of this spec's own (the admin role is granted on
  * the command line, which needs the embedded database while no server holds it).
  */
 

@@ -8,7 +8,7 @@ import { mailsTo } from './mail-helpers';
 import { goTo, tag } from './marketplace-helpers';
 import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
 
-/** Issue 12: the e-mail switches of /dashboard/settings/notifications, and the one-click unsubscribe link. */
+/** The e-mail switches of /dashboard/settings/notifications, and the one-click unsubscribe link. */
 
 const OFFERS = NOTIFICATION_TYPE_LABELS.offer_received;
 const emailSwitch = (page: Page, label: string) => page.getByRole('switch', { name: `${label} Email`, exact: true });

@@ -4,7 +4,7 @@ import { card, goTo, tag } from './marketplace-helpers';
 import { personOn } from './own-server';
 
 /**
- * Issue 12 in two real browsers: the driver offers on the requester's request, the requester's bell counts it live
+ * Notifications in two real browsers: the driver offers on the requester's request, the requester's bell counts it live
  * (the app's event stream, no reload), the notification leads to the request and is read once opened;
  * 'Mark all as read'; a new account is 'all caught up'; the bell works by keyboard.
  */

@@ -8,7 +8,7 @@ import { mailsTo, mailsWithSubject } from './mail-helpers';
 import { freePort, startServer, stopServer } from './own-server';
 import { openPage } from './public-helpers';
 
-/** Issue 13: 'Forgot password?' end to end, with the link read from the mail the app wrote. */
+/** 'Forgot password?' end to end, with the link read from the mail the app wrote. */
 
 const SUBJECT = 'Reset your RuralRoute password';
 const NEW_PASSWORD = 'Fresh-Meadow-42';

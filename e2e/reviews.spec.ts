@@ -4,7 +4,7 @@ import { dateInDays, goTo, tag } from './marketplace-helpers';
 import { bookingBetween, personOn } from './own-server';
 
 /**
- * Issue 11, reviews and profiles, in two real browsers: after a completed delivery both people review (stars by
+ * Reviews and profiles, in two real browsers: after a completed delivery both people review (stars by
  * keyboard), each review stays hidden until both are in, then the profiles and the Browse cards show the ratings.
  */
 

@@ -3,7 +3,7 @@ import { PASSWORD, signUpAndSignIn, uniqueEmail } from './fixtures';
 import { goTo, postRideThroughApi, tag } from './marketplace-helpers';
 
 /**
- * Issue 32, defect 3: when the person signed in on this browser changes under an open dashboard (another tab signed
+ * When the person signed in on this browser changes under an open dashboard (another tab signed
  * someone else in, or the session cookie changed), nothing of the previous person stays on screen.
  */
 

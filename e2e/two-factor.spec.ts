@@ -6,7 +6,7 @@ import { expectNoAxeViolations, expectToast, PASSWORD, signInByKeyboard, signUpA
 import { goTo } from './marketplace-helpers';
 
 /**
- * Issue 13, two-factor sign-in in a real browser against the real API: set it up with a code computed here from the
+ * Two-factor sign-in in a real browser against the real API: set it up with a code computed here from the
  * key the page shows (as an authenticator app would), keep the recovery codes, sign in with a code and with a
  * recovery code, turn it off.
  */

@@ -5,7 +5,7 @@ import { card, dateInDays, goTo, postRide, postRideThroughApi, serviceWorkerRead
 /** Writes on a weak signal (docs/weak-signal.md): kept on the device with no signal, sent once when it returns. */
 
 const QUEUED = "No connection. Your change is saved and will be sent when you're back online.";
-/** Issue 15's slow profile: 400 kbit/s each way, 400 ms round trip. */
+/** The slow profile: 400 kbit/s each way, 400 ms round trip. */
 const SLOW = { offline: false, latency: 400, downloadThroughput: 50_000, uploadThroughput: 50_000 };
 
 /** The signal returns, on the slow profile. */

@@ -2,7 +2,7 @@ import { ACCOUNT_DELETED_JOB, accountDeletedMailHandler, EMAIL_CHANGE_JOB, email
 import type { AppContext, AppServices } from './app-services';
 import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { periodic } from './core/periodic';
-import { foldListVersions } from './db/list-cache';
+import { foldListVersions } from './db/list-versions';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
@@ -49,7 +49,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   const notificationSweep = createNotificationSweep(db, clock);
   // Expired idempotency keys, hourly.
   const idempotencySweep = periodic('idempotency', services.idempotencyKeys.sweep, HOUR);
-  // Browse list versions: rows of backends that have exited folded into one, every 5 minutes (db/list-cache.ts).
+  // Browse list versions: rows of backends that have exited folded into one, every 5 minutes (db/list-versions.ts).
   const listVersionFold = periodic('list-versions', () => foldListVersions(db), 5 * 60_000);
 
   return {

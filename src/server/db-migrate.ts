@@ -5,7 +5,7 @@ import { loadPlaces } from './places';
 
 // `npm run db:migrate`: applies pending migrations and exits, for deployments that migrate in a release step and
 // start the app with MIGRATE_ON_START=false. Safe to run while instances are up or starting (advisory lock). The
-// places of issue 14 are loaded here too when the table is empty (as every start does).
+// places are loaded here too when the table is empty (as every start does).
 try {
   const env = readEnv();
   const database = await openDatabase({

@@ -30,7 +30,7 @@ const database = await openDatabase({
   listenUrl: env.DATABASE_LISTEN_URL,
 }).catch((err: Error) => fail(`[start] could not open the database: ${err.message}`));
 
-// The gazetteer (issue 14) on first start, after the migrations made its tables: once, whichever instance is first
+// The gazetteer on first start, after the migrations made its tables: once, whichever instance is first
 // (`npm run db:migrate` loads it too). Later starts only count the rows.
 const loading = performance.now();
 const loaded = await loadPlaces(database.db).catch(async (err: Error) => {

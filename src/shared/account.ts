@@ -5,7 +5,7 @@ import { newPasswordSchema, refuseCommonPassword } from './password-rules';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
- * Account settings and password recovery (issue 13, first slice: profile, password, sessions, forgotten password).
+ * Account settings and password recovery (first slice: profile, password, sessions, forgotten password).
  * `/dashboard/settings` shows one card per section, each its own form with its own save button and toast.
  */
 
@@ -126,7 +126,7 @@ export const resetPasswordSchema = refuseCommonPassword(
 export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 export const PASSWORD_UPDATED_TOAST = 'Password updated. You can now sign in.';
 
-// ─── Email (issue 13) ────────────────────────────────────────────────────────────────────────────────────────────
+// ─── Email ────────────────────────────────────────────────────────────────────────────────────────────
 /** The confirmation link to the new address is valid this long, once. */
 export const EMAIL_LINK_HOURS = 24;
 export const EMAIL_LINK_EXPIRED = RESET_LINK_EXPIRED;
@@ -161,7 +161,7 @@ export const confirmEmailSchema = z.object({
   token: z.string({ error: EMAIL_LINK_EXPIRED }).min(1, EMAIL_LINK_EXPIRED).max(200, EMAIL_LINK_EXPIRED),
 });
 
-// ─── Your data, Delete account (issue 13) ────────────────────────────────────────────────────────────────────────
+// ─── Your data, Delete account ────────────────────────────────────────────────────────────────────────
 /**
  * `GET /api/account/export` (recent check) -> 200 application/json, `Content-Disposition: attachment;
  * filename="ruralroute-data-YYYY-MM-DD.json"`: every key below, each a list (or an object) of what is stored about

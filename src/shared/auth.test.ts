@@ -77,7 +77,7 @@ describe('sign-up schema: every rule with its exact message', () => {
   });
 });
 
-describe('sign-up schema: the common-password rule (issue 8, defect 10)', () => {
+describe('sign-up schema: the common-password rule', () => {
   it('refuses a common password that meets every spec rule', async () => {
     expect(await first({ ...valid, password: 'Password123!' })).toBe('This password is too common. Choose another.');
   });

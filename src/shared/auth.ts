@@ -29,7 +29,7 @@ export const signUpFieldsSchema = z.object({
 
 /**
  * What the sign-up route and form apply: the spec's rules, then, once they all pass, the common-password rule
- * (issue 8, defect 10). Asynchronous: the list is loaded on demand, so parse it with safeParseAsync.
+ *. Asynchronous: the list is loaded on demand, so parse it with safeParseAsync.
  */
 export const signUpSchema = refuseCommonPassword(signUpFieldsSchema, 'password');
 export type SignUpInput = z.input<typeof signUpSchema>;
@@ -68,7 +68,7 @@ export const sessionInfoSchema = z.object({
     })
     .nullable(),
   /**
-   * True when the password was right but two-factor is on and no code was given yet (issue 13): the session is
+   * True when the password was right but two-factor is on and no code was given yet: the session is
    * only 'pending' (user and session are null) until `POST /api/auth/two-factor` takes a code. Absent otherwise.
    */
   two_factor_pending: z.boolean().optional(),

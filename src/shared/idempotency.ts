@@ -1,5 +1,5 @@
 /**
- * Idempotent writes (issue 15, design.md 'Idempotent writes'): every unsafe request from the client carries an
+ * Idempotent writes (design.md 'Idempotent writes'): every unsafe request from the client carries an
  * `Idempotency-Key`; the server keeps (person, key) -> the answer for IDEMPOTENCY_TTL_HOURS, and a repeat of the
  * same request gets the stored answer (marked with IDEMPOTENT_REPLAY_HEADER) instead of running again. The same
  * key with another body is 422 'idempotency_key_reused'. docs/weak-signal.md tells the whole story.

@@ -4,7 +4,7 @@ import { bookingStatusSchema, requestStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
- * The booking lifecycle's contracts (issue 9, shared/design.md "Booking lifecycle"), shared by the server's state
+ * The booking lifecycle's contracts (shared/design.md "Booking lifecycle"), shared by the server's state
  * machine, its routes and the client's pages.
  *
  *   booking:  pending --choose--> confirmed --complete (code) | receive--> completed
@@ -43,7 +43,7 @@ export const CANCEL_REASONS = {
   item_not_ready: 'Item not ready',
   other: 'Other',
 } as const;
-/** Reasons nobody picks: the app cancels with them (a deleted account's confirmed bookings, issue 13). */
+/** Reasons nobody picks: the app cancels with them (a deleted account's confirmed bookings). */
 export const SYSTEM_CANCEL_REASONS = { account_deleted: 'Account deleted' } as const;
 /** Every reason a cancelled booking can show (the database's CHECK, the detail page, the notification). */
 export const ALL_CANCEL_REASONS = { ...CANCEL_REASONS, ...SYSTEM_CANCEL_REASONS } as const;
@@ -142,7 +142,7 @@ export type BookingDetail = z.infer<typeof bookingDetailSchema>;
 export const offerSchema = z.object({
   booking_id: z.string().uuid(),
   driver: person,
-  /** The driver's record, so the requester sees it before choosing (issue 11). */
+  /** The driver's record, so the requester sees it before choosing. */
   driver_rating: ratingSummarySchema,
   offered_at: z.string(),
 });

@@ -59,7 +59,7 @@ export function rideInputSchema(today: () => string = earliestToday) {
       .transform((v) => (v ? v.slice(0, 5) : null)),
     available_space: optionalText(LIMITS.availableSpaceMax, 'Available space must be less than 200 characters'),
     notes: optionalText(LIMITS.notesMax, 'Notes must be less than 1000 characters'),
-    /** The chosen suggestions (issue 14): with them the ride can be matched by distance. */
+    /** The chosen suggestions: with them the ride can be matched by distance. */
     origin_place_id: optionalPlaceId,
     destination_place_id: optionalPlaceId,
   });
@@ -111,7 +111,7 @@ export function requestInputSchema(today: () => string = earliestToday) {
       .nullish()
       .transform((v) => (v ? v : null)),
     compensation: compensationSchema,
-    /** The chosen suggestions (issue 14): with them the request can be matched by distance. */
+    /** The chosen suggestions: with them the request can be matched by distance. */
     pickup_place_id: optionalPlaceId,
     delivery_place_id: optionalPlaceId,
   });
@@ -155,11 +155,11 @@ export const rideSchema = z.object({
   created_at: z.string(),
   /** The poster's full name (browse lists). */
   poster_name: z.string(),
-  /** The poster: their profile link and rating on the card (issue 11). */
+  /** The poster: their profile link and rating on the card. */
   poster_id: z.string().uuid(),
   poster_rating: ratingSummarySchema,
   is_own: z.boolean(),
-  /** Each end's chosen place and coordinates; null when typed as free text (issue 14). */
+  /** Each end's chosen place and coordinates; null when typed as free text. */
   origin_point: pointSchema,
   destination_point: pointSchema,
   /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */
@@ -170,7 +170,7 @@ export type Ride = z.infer<typeof rideSchema>;
 export const deliveryRequestSchema = requestFieldsSchema.extend({
   created_at: z.string(),
   requester_name: z.string(),
-  /** The requester: their profile link and rating on the card (issue 11). */
+  /** The requester: their profile link and rating on the card. */
   requester_id: z.string().uuid(),
   requester_rating: ratingSummarySchema,
   is_own: z.boolean(),
@@ -178,7 +178,7 @@ export const deliveryRequestSchema = requestFieldsSchema.extend({
   accepted_by_me: z.boolean(),
   /** Pending offers on it: only in the owner's list (My Requests: '1 offer', '3 offers'). */
   offer_count: z.number().int().optional(),
-  /** Each end's chosen place and coordinates; null when typed as free text (issue 14). */
+  /** Each end's chosen place and coordinates; null when typed as free text. */
   pickup_point: pointSchema,
   delivery_point: pointSchema,
   /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
- * Messages (issue 10): one conversation per booking between its driver and its requester, open from the offer
+ * Messages: one conversation per booking between its driver and its requester, open from the offer
  * until CONVERSATION_OPEN_DAYS after the booking ended (completed, declined or cancelled), then read-only.
  */
 export const MESSAGE_MAX = 2000;

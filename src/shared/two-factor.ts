@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Two-factor sign-in and the re-check of sensitive actions (issue 13). Docs: docs/security.md.
+ * Two-factor sign-in and the re-check of sensitive actions. Docs: docs/security.md.
  *
  * - TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps, one step of drift either way), secrets from otplib. A code is
  *   accepted once: a time step at or before the last one used is refused (replay).

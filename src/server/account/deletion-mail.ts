@@ -4,7 +4,7 @@ import { forgetPayload, MAX_ATTEMPTS, payloadForgotten, type JobHandler } from '
 import type { Mailer } from '../mail';
 
 /**
- * The confirmation of 'Delete account' (issue 13): queued in the deletion's transaction with the old address as
+ * The confirmation of 'Delete account': queued in the deletion's transaction with the old address as
  * its payload `{ email }`, sent directly (a security mail: no unsubscribe), then the payload is emptied, so once
  * the mail went no table keeps the address. Until then (and, if every attempt fails, until the sweep of failed
  * jobs) the queued job holds it.

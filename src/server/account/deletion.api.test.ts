@@ -14,14 +14,14 @@ import type { Notification } from '../../shared/notifications';
 import type { Review } from '../../shared/reviews';
 import { CODE_REQUIRED, WRONG_CODE } from '../../shared/two-factor';
 import { verifyPassword } from '../auth/password';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { jobs, users } from '../db/schema';
 import { turnOnDirectly } from '../test/two-factor';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
 import { tombstoneEmail, UNUSABLE_PASSWORD_HASH } from './deletion';
 import { ACCOUNT_DELETED_JOB, ACCOUNT_DELETED_SUBJECT } from './deletion-mail';
-import { seedAccountStory, TOTP_SECRET } from './export.fixture';
+import { seedAccountStory, TOTP_SECRET } from '../test/account-story';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.close());

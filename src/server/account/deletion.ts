@@ -30,7 +30,7 @@ import { ACCOUNT_DELETED_JOB } from './deletion-mail';
 import type { Caller, IdentityChecks } from './identity';
 
 /**
- * 'Delete account' (issue 13, docs/account-data.md). After the password (and, with two-factor on, always a code),
+ * 'Delete account' (docs/account-data.md). After the password (and, with two-factor on, always a code),
  * ONE transaction ends the person's part in the marketplace as they could have themselves, erases what identifies
  * them and keeps only what other people's history needs (bookings, their events, messages, reviews, reports),
  * shown from then on as DELETED_USER_NAME. The users row stays as a tombstone (its id is what those rows point
@@ -157,7 +157,7 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       savedSearches,
       // Kept answers of repeated writes: their bodies may hold the name, e-mail or messages.
       idempotencyKeys,
-      // The own lists' version rows (db/list-cache.ts), bumped by the deletion's own writes above.
+      // The own lists' version rows (src/server/listings), bumped by the deletion's own writes above.
       myListVersions,
     ])
       await tx.delete(table).where(eq(table.userId, userId));

@@ -13,7 +13,7 @@ import { notify } from '../notifications';
 import type { Caller, IdentityChecks } from './identity';
 
 /**
- * Settings 'Email' (issue 13). A request stores the pending change at once (so the card shows 'Waiting for
+ * Settings 'Email'. A request stores the pending change at once (so the card shows 'Waiting for
  * confirmation of …' whatever the new address is) and queues one EMAIL_CHANGE_JOB; the job alone looks at whether
  * another account has the address (email-mail.ts). The request path does the same work for a free and a taken
  * address, so neither the answer nor its time tells them apart.

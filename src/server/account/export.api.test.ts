@@ -7,7 +7,7 @@ import { sessions, users } from '../db/schema';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { completeDelivery } from '../test/reviews';
-import { seedAccountStory, TOTP_SECRET } from './export.fixture';
+import { seedAccountStory, TOTP_SECRET } from '../test/account-story';
 
 /** The app's clock runs `offsetMs` ahead of the wall clock: the 10-minute re-check is tested by moving it. */
 let offsetMs = 0;

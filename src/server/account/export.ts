@@ -7,12 +7,12 @@ import {
   type NotificationType,
 } from '../../shared/notifications';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { notifications } from '../db/schema';
 import type { Caller } from './identity';
 
 /**
- * 'Your data' (issue 13, docs/account-data.md): everything stored about the caller, as one JSON document with
+ * 'Your data' (docs/account-data.md): everything stored about the caller, as one JSON document with
  * `exported_at` and every EXPORT_SECTIONS key. Other people appear by id and name only; no secret is included
  * (no password hash, two-factor secret, token or code hash; sessions by browser and times).
  *
@@ -130,7 +130,7 @@ function sectionsQuery(userId: string) {
     sql`from reviews v join profiles o on o.user_id = v.reviewee_id where v.reviewer_id = ${userId}`,
     'v.created_at, v.id',
   );
-  // Only published ones: until then a review is its author's (double-blind, issue 11).
+  // Only published ones: until then a review is its author's (double-blind).
   const reviewsAboutMe = list(
     review('reviewer', 'reviewer_role'),
     sql`from reviews v join profiles o on o.user_id = v.reviewer_id

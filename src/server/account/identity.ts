@@ -7,7 +7,7 @@ import { sessions } from '../db/schema';
 import { enforceLimit, tooManyMessage, type AttemptCounter, type WindowLimit } from '../limits';
 
 /**
- * The re-check of sensitive actions (issue 13, src/shared/two-factor.ts). The session's `verified_at` is read from
+ * The re-check of sensitive actions (src/shared/two-factor.ts). The session's `verified_at` is read from
  * the database on every check (never from a cache), so a check made through one instance counts on every other.
  */
 

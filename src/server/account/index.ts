@@ -1,4 +1,4 @@
-// The account feature's public module (issue 13: Settings 'Profile', 'Email', 'Password', 'Sessions', and the re-check of sensitive actions). app.ts wires the
+// The account feature's public module (Settings 'Profile', 'Email', 'Password', 'Sessions', and the re-check of sensitive actions). app.ts wires the
 // routes with the auth service as AccountAuth.
 export { createAccountService, SESSION_NOT_FOUND, type AccountAuth, type AccountService } from './service';
 export { accountRoutes, callerOf } from './routes';

@@ -31,7 +31,7 @@ export interface ProfileChange {
 }
 
 /**
- * Settings 'Profile', 'Password' and 'Sessions' (issue 13). Everything acts on the caller's own account only.
+ * Settings 'Profile', 'Password' and 'Sessions'. Everything acts on the caller's own account only.
  * `identity` checks passwords and codes, and bounds wrong ones per account as sign-in bounds wrong passwords.
  */
 export function createAccountService(

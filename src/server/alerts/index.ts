@@ -1,4 +1,4 @@
-// The alerts feature's public module (issue 14, docs/along-route.md): saved searches, route alerts, and the
+// The alerts feature's public module (docs/along-route.md): saved searches, route alerts, and the
 // matching of new rides and requests against them (callbacks app.ts hands to the ride and request services).
 export { alertMatching } from './matching';
 export { savedSearchRoutes, routeAlertRoutes } from './routes';

@@ -4,7 +4,7 @@ import { alongRoutePath } from '../../shared/routes';
 import { alongRideSql, sqlFrameOfColumns } from '../along-route';
 import type { Db } from '../db/client';
 import { savedSearchBox } from '../db/schema';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { Outbox } from '../events';
 import { blockedWith } from '../blocks';
 import { notify, type NewNotification } from '../notifications';

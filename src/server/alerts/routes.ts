@@ -62,7 +62,7 @@ const deleteRoute = createRoute({
   responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 429) },
 });
 
-/** `/api/saved-searches` (issue 14): every route needs a session; others' searches are 404. */
+/** `/api/saved-searches`: every route needs a session; others' searches are 404. */
 export function savedSearchRoutes(service: SavedSearchService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
   router.use('*', requireAuth);

@@ -1,4 +1,4 @@
-// The along-the-route feature's public module (issue 14, docs/along-route.md): a ride's corridor of open requests,
+// The along-the-route feature's public module (docs/along-route.md): a ride's corridor of open requests,
 // 'Ask to carry something', and the corridor SQL that alerts match new requests with. app.ts wires the routes.
 export { alongRideSql, corridorBox, sqlFrameOfColumns } from './geometry';
 export { createAskService, type AskService } from './asks';

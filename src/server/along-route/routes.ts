@@ -56,7 +56,7 @@ const askRoute = createRoute({
   },
 });
 
-/** `/api/rides/{id}/along-route`, `/count` and `/asks` (issue 14); every route needs a session. */
+/** `/api/rides/{id}/along-route`, `/count` and `/asks`; every route needs a session. */
 export function alongRouteRoutes(service: AlongRouteService, asks: AskService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
   router.use('/:id/along-route', requireAuth);

@@ -9,7 +9,7 @@ import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorUuid, type PageRequest } from '../db/keyset';
 import { decodeCursor, encodeCursor } from '../db/cursor';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { rides } from '../db/schema';
 import { pointOf, visibleTo } from '../places';
 import { alongRideSql, corridorBoxes, detourSql, frameOf, sqlFrameOf, type Point } from './geometry';

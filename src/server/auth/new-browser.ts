@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { knownBrowsers } from '../db/schema';
 
 /**

@@ -15,7 +15,7 @@ import { hashPassword, type PasswordCost } from './password';
 import { hashToken } from './tokens';
 
 /**
- * Forgotten password (issue 13). `POST /auth/forgot-password` only validates and queues one PASSWORD_RESET_JOB,
+ * Forgotten password. `POST /auth/forgot-password` only validates and queues one PASSWORD_RESET_JOB,
  * whether or not an account has the address: the answer and its time tell nothing. The job looks the account up
  * and mails a link with a one-time token; only the token's SHA-256 is stored. The link is valid for
  * RESET_LINK_MINUTES, once: a reset marks every token of the account used and ends every session.

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm
 import type { AuthContext } from '../core/auth-context';
 import type { Db } from '../db/client';
 import { pgNotify, type Notifications } from '../db/notify';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { profiles, sessions, twoFactorSecrets, users } from '../db/schema';
 import { Outbox } from '../events';
 import { notify } from '../notifications';
@@ -85,7 +85,7 @@ export function createSessions(
         expiresAt,
         lastSeenAt: new Date(now),
         userAgent: userAgent?.slice(0, 500) ?? null,
-        // Signing in with the password is a check (issue 13: sensitive actions need one within 10 minutes); with
+        // Signing in with the password is a check (sensitive actions need one within 10 minutes); with
         // two-factor on, only the code completes it.
         verifiedAt: pending ? null : clock(),
       });

@@ -4,7 +4,7 @@ import { users } from '../db/schema';
 import { STRONG_PASSWORD, setupTestApp } from '../test/harness';
 import { hashPassword } from './password';
 
-// Issue 8, defect 10: the server refuses common passwords at sign-up whatever the client did.
+// The server refuses common passwords at sign-up whatever the client did.
 const { ctx, call } = setupTestApp();
 
 let ipCounter = 0;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { preparedStatement } from '../db/prepared';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { blocks } from '../db/schema';
 
 /** Whether either of the two has blocked the other (a block works both ways). */

@@ -16,7 +16,7 @@ const WITHDRAW = move('withdraw', 'driver');
 const CANCEL = move('cancel', 'driver');
 
 /**
- * Ends every live booking of a person whose account is being deleted (issue 13), inside the caller's transaction,
+ * Ends every live booking of a person whose account is being deleted, inside the caller's transaction,
  * as the person would have through the lifecycle, with the same events, live `booking.changed` and notices:
  * - their pending offers are withdrawn (event 'withdrawn'; the requester hears 'booking_cancelled', 'withdrawn');
  * - their confirmed bookings, in either role, are cancelled with the reason 'account_deleted' (the other person

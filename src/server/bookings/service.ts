@@ -11,11 +11,12 @@ import { isUniqueViolation } from '../db/errors';
 import { Outbox } from '../events';
 import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { myListCache, type PageJson } from '../db/list-cache';
+import type { PageJson } from '../core/page-json';
+import { myListCache } from '../listings';
 import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
 import { isBlockedBetween } from '../blocks';
 import { preparedStatement } from '../db/prepared';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { notify } from '../notifications';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);

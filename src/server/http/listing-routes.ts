@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { gzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import type { User } from '../../shared/auth';
 import {
@@ -12,7 +13,7 @@ import {
   type Page,
 } from '../../shared/marketplace';
 import { notFound } from '../core/domain-error';
-import { PageJson } from '../db/list-cache';
+import { PageJson } from '../core/page-json';
 import { objectBody } from './body';
 import { COMPRESS_THRESHOLD, selectEncoding } from './compress';
 import { errorResponses, jsonBody } from './openapi';
@@ -24,22 +25,36 @@ import { createRouter } from './validation';
 /** What rides and delivery requests have in common: a user's own list, everyone's list, create, delete. */
 export interface ListingService<Input, Item> {
   listMine(userId: string, page: { cursor?: string; limit: number }): Promise<Page<Item> | PageJson>;
-  /** The page and Browse's filters (issue 14: near, within, from, to, q). */
+  /** The page and Browse's filters (near, within, from, to, q). */
   browse(viewerId: string, query: BrowseQuery): Promise<Page<Item> | PageJson>;
   create(user: User, input: Input): Promise<Item>;
   /** False when the user has no such row (unknown, or another user's). */
   remove(userId: string, id: string): Promise<boolean>;
 }
 
+/** A stored page's gzip bytes (level 6, as compressResponses() makes them), made once and reused by every hit. */
+export const storedGzip = {
+  made: new WeakMap<PageJson, Uint8Array<ArrayBuffer>>(),
+  of(page: PageJson): Uint8Array<ArrayBuffer> {
+    let bytes = this.made.get(page);
+    if (!bytes) this.made.set(page, (bytes = new Uint8Array(gzipSync(page.json))));
+    return bytes;
+  },
+};
+
 /**
- * A page as JSON. A cached page goes out as the text it was stored as (db/list-cache.ts), or as its gzip bytes made
- * once for every hit, so compressResponses() has nothing left to do for it (it leaves an encoded body alone).
+ * A page as JSON. A cached page (src/server/listings) goes out as the text it was stored as, or as its gzip bytes
+ * made once for every hit, so compressResponses() has nothing left to do for it (it leaves an encoded body alone).
  */
 export const sendPage = <T>(c: Context, page: Page<T> | PageJson) => {
   if (!(page instanceof PageJson)) return c.json(page, 200) as never;
   const headers = { 'Content-Type': 'application/json' };
   if (page.json.length >= COMPRESS_THRESHOLD && selectEncoding(c.req.header('Accept-Encoding')) === 'gzip')
-    return c.body(page.gzip(), 200, { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' }) as never;
+    return c.body(storedGzip.of(page), 200, {
+      ...headers,
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+    }) as never;
   return c.body(page.json, 200, headers) as never;
 };
 

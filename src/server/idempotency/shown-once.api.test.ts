@@ -9,7 +9,7 @@ import { rideBody } from '../test/marketplace';
 import { frozenClock } from '../test/two-factor';
 
 /**
- * Issue 32, defect 1: an answer that holds something shown once (recovery codes, the set-up key, a data export)
+ * An answer that holds something shown once (recovery codes, the set-up key, a data export)
  * is never written to the idempotency store, and a repeat of a sensitive request passes the identity check before
  * it is answered from the store.
  */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_TTL_HOURS } from '../../shared/idempotency';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { preparedStatement } from '../db/prepared';
 
 const HOUR_MS = 3_600_000;

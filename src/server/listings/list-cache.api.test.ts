@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { Booking, DeliveryRequest, Ride } from '../../shared/marketplace';
 import { setupTestApp, setupTwoInstances } from '../test/harness';
 import { requestBody, rideBody, type PageBody } from '../test/marketplace';
-import type { Db } from './client';
-import { foldListVersions } from './list-cache';
-import { rowsOf } from './rows';
-import { deliveryRequests, listVersions, myListVersions, profiles, rides, users } from './schema';
+import type { Db } from '../db/client';
+import { foldListVersions } from '../db/list-versions';
+import { rowsOf } from '../db/result-rows';
+import { deliveryRequests, listVersions, myListVersions, profiles, rides, users } from '../db/schema';
 
 /**
- * Browse pages are served from each instance's memory while their list's version stands (db/list-cache.ts,
+ * Browse pages are served from each instance's memory while their list's version stands (src/server/listings,
  * migration 0018): what a viewer sees must still be exactly what the database says, right after any write.
  */
 type Call = <T = unknown>(

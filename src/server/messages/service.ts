@@ -13,7 +13,7 @@ import {
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';

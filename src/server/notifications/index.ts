@@ -1,4 +1,4 @@
-// The notifications feature's public module (issue 12, docs/notifications.md): features call `notify` inside the
+// The notifications feature's public module (docs/notifications.md): features call `notify` inside the
 // transaction of the event (with the Outbox they flush last); app.ts wires the routes, the e-mail job and the sweep.
 export { notify, NOTIFICATION_EMAIL_JOB, type NewNotification } from './write';
 export { createNotificationService, NOTIFICATION_NOT_FOUND, type NotificationService } from './service';

@@ -15,7 +15,7 @@ import type { Db } from '../db/client';
 import { notificationPreferences, notifications, savedSearches, users } from '../db/schema';
 import type { JobHandler, JobInfo } from '../jobs';
 import type { Mail, Mailer } from '../mail';
-import { dataOf } from './rows';
+import { dataOf } from './row-to-notification';
 import { UNSUBSCRIBE_API_PATH, type UnsubscribeTokens } from './unsubscribe';
 
 /** A grouped notification's mails are this far apart at least: a conversation's, or a saved search's matches. */

@@ -7,7 +7,7 @@ import { notifications } from '../db/schema';
 import { setupTwoInstances } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { dataOf, servedInstances, type SseEvent } from '../test/sse';
-import { toNotification } from './rows';
+import { toNotification } from './row-to-notification';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 

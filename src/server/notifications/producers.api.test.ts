@@ -8,10 +8,10 @@ import { setupTestApp, STRONG_PASSWORD, type CallResult } from '../test/harness'
 import { lifecycleHelpers } from '../test/lifecycle';
 import { dataOf, servedEvents } from '../test/sse';
 import { NOTIFICATION_EMAIL_JOB } from './index';
-import { toNotification } from './rows';
+import { toNotification } from './row-to-notification';
 
 /**
- * Every event of issue 12 writes its notification (docs/notifications.md): to the right person, never to the one
+ * Every event that notifies writes its notification (docs/notifications.md): to the right person, never to the one
  * who acted, in words and with a link, with its one e-mail job. Read from the notifications table, as the API
  * (server-core) lists it: newest first, through toNotification.
  */

@@ -13,10 +13,10 @@ import {
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { notificationPreferences, notifications, users } from '../db/schema';
 import { Outbox } from '../events';
-import { toNotification } from './rows';
+import { toNotification } from './row-to-notification';
 import type { UnsubscribeTokens } from './unsubscribe';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found.';

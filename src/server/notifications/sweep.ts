@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { NOTIFICATION_RETENTION_DAYS } from '../../shared/notifications';
 import { periodic } from '../core/periodic';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { jobs, notifications } from '../db/schema';
 
 const DAY_MS = 24 * 3_600_000;

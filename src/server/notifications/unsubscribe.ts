@@ -24,7 +24,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const OPTIONAL = new Set<string>(OPTIONAL_NOTIFICATION_TYPES);
 
 /**
- * Signed unsubscribe tokens (issue 12): `base64url(userId:type) . base64url(HMAC-SHA256(key, payload))`. The link
+ * Signed unsubscribe tokens: `base64url(userId:type) . base64url(HMAC-SHA256(key, payload))`. The link
  * in an e-mail works without signing in, so the token is its whole authority: it names one person and one type and
  * cannot be altered without the key. The key is random, made by whichever instance needs it first and shared
  * through app_secrets (the insert does nothing when another instance won, and every instance reads the row back),

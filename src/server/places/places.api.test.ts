@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Place } from '../../shared/places';
 import { PLACE_NOT_FOUND, SUGGEST_LIMIT } from '../../shared/places';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import { placeZips, places } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { countRows } from '../test/marketplace';

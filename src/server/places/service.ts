@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PLACE_NOT_FOUND, SUGGEST_LIMIT, SUGGEST_MIN_CHARS, type Place } from '../../shared/places';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { rowsOf } from '../db/result-rows';
 import type { Point } from './geo';
 import type { PlaceRow } from './load';
 

@@ -16,7 +16,8 @@ import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache, myListCache, type PageJson } from '../db/list-cache';
+import type { PageJson } from '../core/page-json';
+import { createListCache, myListCache } from '../listings';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -177,7 +178,7 @@ export function createRequestService(
     ...newestFirst,
   });
   // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list; the viewer's own
-  // offers on a cached page are read with the list's version (db/list-cache.ts).
+  // offers on a cached page are read with the list's version (src/server/listings).
   const cachedBrowse = createListCache<DeliveryRequest>(db, {
     list: 'requests',
     offers: true,
@@ -192,7 +193,7 @@ export function createRequestService(
 
   const myLists = myListCache(db);
 
-  /** My requests, newest first, from memory while the user's version stands (db/list-cache.ts). */
+  /** My requests, newest first, from memory while the user's version stands (src/server/listings). */
   async function listMine(userId: string, page: PageRequest): Promise<Page<DeliveryRequest> | PageJson> {
     return myLists(userId, `requests|${page.limit}|${page.cursor ?? ''}`, () =>
       mine({ userId }, page, (r) => toRequest(r, userId)),

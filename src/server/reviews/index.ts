@@ -1,4 +1,4 @@
-/** Reviews and profiles (issue 11): what other features use. Routes are wired by app.ts. */
+/** Reviews and profiles: what other features use. Routes are wired by app.ts. */
 export { ratingOf } from './rating';
 export { createReviewService, type ReviewService } from './service';
 export { createReviewSweep, type ReviewSweep } from './publish';

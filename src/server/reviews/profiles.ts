@@ -15,7 +15,7 @@ import {
   reviewerJoin,
   reviewerProfile,
   toReview,
-} from './rows';
+} from './review-columns';
 
 /** The same answer for an unknown id, one that is not a uuid, and a suspended or deleted account. */
 export const USER_NOT_FOUND = 'User not found.';
@@ -30,7 +30,7 @@ const completedAs = (party: AnyColumn) =>
   sql<number>`(select count(*)::int from ${bookings} where ${party} = ${users.id} and ${bookings.status} = 'completed')`;
 
 /**
- * Public profiles (issue 11): any signed-in user may see anyone's name, how long they have been a member, their
+ * Public profiles: any signed-in user may see anyone's name, how long they have been a member, their
  * completed deliveries in each role, their rating (the counters on the profile row, kept by the transaction that
  * publishes reviews) and their published reviews. A suspended or deleted account has no profile: 404, as for an
  * unknown id.

@@ -7,7 +7,14 @@ import type { Db } from '../db/client';
 import { bookings, reviews } from '../db/schema';
 import { Outbox } from '../events';
 import { closesAt, publishReviews } from './publish';
-import { revieweeJoin, revieweeProfile, reviewColumns, reviewerJoin, reviewerProfile, toReview } from './rows';
+import {
+  revieweeJoin,
+  revieweeProfile,
+  reviewColumns,
+  reviewerJoin,
+  reviewerProfile,
+  toReview,
+} from './review-columns';
 
 /** The same answer as the booking page for anyone who is not one of its two people (or an unknown id). */
 export const BOOKING_NOT_FOUND = 'Booking not found.';

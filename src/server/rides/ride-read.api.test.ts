@@ -5,7 +5,7 @@ import { rides, users } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { rideBody } from '../test/marketplace';
 
-// GET /rides/:id (issue 14: the along-route page's summary). Many accounts: lift the per-address sign-in limit.
+// GET /rides/:id (the along-route page's summary). Many accounts: lift the per-address sign-in limit.
 const { ctx, call, signUpAndIn } = setupTestApp({ AUTH_PER_IP_MAX: '100000' });
 const NOT_FOUND = { code: 'not_found', message: 'Ride not found.' };
 

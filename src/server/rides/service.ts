@@ -11,7 +11,8 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../blocks';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
-import { createListCache, myListCache, type PageJson } from '../db/list-cache';
+import type { PageJson } from '../core/page-json';
+import { createListCache, myListCache } from '../listings';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
 
 interface RideFields {
@@ -129,7 +130,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
   // probe of users and two of blocks per row read, on top of the same index range (bench/explain.ts).
   const browseFrom = () => db.select(columns).from(rides).innerJoin(users, eq(users.id, rides.userId)).$dynamic();
   const active = list('rides_browse', browsable(sql.placeholder('today'), sql.placeholder('viewerId')), browseFrom);
-  // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list (db/list-cache.ts).
+  // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list (src/server/listings).
   const cachedBrowse = createListCache<Ride>(db, {
     list: 'rides',
     idOf: (ride) => ride.id,
@@ -139,7 +140,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
 
   const myLists = myListCache(db);
 
-  /** My rides, from memory while the user's version stands (db/list-cache.ts). */
+  /** My rides, from memory while the user's version stands (src/server/listings). */
   async function listMine(userId: string, page: PageRequest): Promise<Page<Ride> | PageJson> {
     return myLists(userId, `rides|${page.limit}|${page.cursor ?? ''}`, () =>
       mine({ userId }, page, (r) => toRide(r, userId)),

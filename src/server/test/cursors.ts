@@ -99,7 +99,7 @@ const corrupted = (cursor: fc.Arbitrary<string>) =>
 /** A well-formed cursor of each list's shape: the API must answer it with a page. */
 export const validRideCursor = fc.tuple(validDate, validTime, validUuid).map((parts) => b64(JSON.stringify(parts)));
 export const validNewestFirstCursor = fc.tuple(validInstant, validUuid).map((parts) => b64(JSON.stringify(parts)));
-/** Along the route (issue 14): asked or not, any finite detour as JavaScript prints it (or Infinity), an id. */
+/** Along the route: asked or not, any finite detour as JavaScript prints it (or Infinity), an id. */
 export const validAlongRouteCursor = fc
   .tuple(
     fc.constantFrom('0', '1'),

@@ -100,7 +100,7 @@ const recoveryCodesRoute = createRoute({
   },
 });
 
-/** `/account/two-factor...`: Settings 'Two-factor authentication' of the signed-in person (issue 13). */
+/** `/account/two-factor...`: Settings 'Two-factor authentication' of the signed-in person. */
 export function twoFactorRoutes(service: TwoFactorService, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
 

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { recoveryCodes, twoFactorSecrets } from '../db/schema';
 
 /**
- * TOTP and recovery codes (issue 13, src/shared/two-factor.ts). One step of clock drift either way is accepted; a
+ * TOTP and recovery codes (src/shared/two-factor.ts). One step of clock drift either way is accepted; a
  * code is accepted once (the step is recorded, and a code of that step or an earlier one is refused), so a code
  * read over someone's shoulder cannot be used again.
  */

@@ -24,7 +24,7 @@ export interface TwoFactorServiceOptions {
 }
 
 /**
- * Settings 'Two-factor authentication' (issue 13). Set-up, turning it off and new recovery codes need a recent check
+ * Settings 'Two-factor authentication'. Set-up, turning it off and new recovery codes need a recent check
  * (403 `reauth_required`, identity.ts); wrong codes of 'enable' and 'disable' are counted per account like every
  * other code a signed-in user types, so a 6-digit code cannot be guessed here either.
  */

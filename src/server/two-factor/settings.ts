@@ -8,7 +8,7 @@ import { notify } from '../notifications';
 import { matchTotp, newTotpSecret, otpauthUrl, replaceRecoveryCodes, spendCode } from './second-factor';
 
 /**
- * Settings 'Two-factor authentication' (issue 13): the stored side of setting it up, turning it on and off, and new
+ * Settings 'Two-factor authentication': the stored side of setting it up, turning it on and off, and new
  * recovery codes. What the user's sessions are follows from it (a session at aal1 of a user with two-factor on is
  * pending, auth/service.ts), so turning it on or off goes through auth.changeSessions: every instance drops its
  * cached sessions of the user in the same commit. Re-checks and counting are the caller's (account/two-factor-*).

@@ -19,7 +19,7 @@ export const users = pgTable(
     /** Set by a moderator: the account cannot sign in, its sessions are gone and its listings leave Browse. */
     suspendedAt: timestamp('suspended_at', { withTimezone: true, precision: 3 }),
     /**
-     * 'Delete account' (issue 13): the row stays so messages and reviews keep their author, shown as 'Deleted
+     * 'Delete account': the row stays so messages and reviews keep their author, shown as 'Deleted
      * user'; the e-mail becomes `deleted-<id>@deleted.invalid`, the password hash unusable, the name erased.
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
@@ -45,12 +45,12 @@ export const profiles = pgTable(
     fullName: text('full_name').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * Published reviews of this person and the sum of their stars (issue 11): bumped by the transaction that
+     * Published reviews of this person and the sum of their stars: bumped by the transaction that
      * publishes reviews, so a card shows '4.8 ★ · 12 reviews' without reading any review.
      */
     ratingCount: integer('rating_count').notNull().default(0),
     ratingSum: integer('rating_sum').notNull().default(0),
-    /** 'About you' (issue 13), shown on the profile page. */
+    /** 'About you', shown on the profile page. */
     about: text('about'),
   },
   (t) => [
@@ -79,14 +79,14 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     /**
      * The last time this session's password (and code, with two-factor on) was checked: sign-in, 'Confirm it's
-     * you', a settings form with the password. Sensitive actions need it within RECENT_CHECK_MINUTES (issue 13).
+     * you', a settings form with the password. Sensitive actions need it within RECENT_CHECK_MINUTES.
      */
     verifiedAt: timestamp('verified_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), check('sessions_aal_check', sql`${t.aal} in ('aal1', 'aal2')`)],
 );
 
-// ─── Account recovery (issue 13) ───────────────────────────────────────────────────────────────────────────────────
+// ─── Account recovery ───────────────────────────────────────────────────────────────────────────────────
 /**
  * 'Forgot password?' links: the token is sent by e-mail and only its SHA-256 is stored. Valid RESET_LINK_MINUTES,
  * once (`used_at`); asking again leaves older links valid until they expire or one is used (then all are spent).

@@ -16,7 +16,7 @@ import { lengthBetween, oneOf } from './checks';
 import { users } from './accounts';
 import { rides, deliveryRequests } from './marketplace';
 
-// ─── Ask a driver, saved searches (issue 14) ────────────────────────────────────────────────────────────────────
+// ─── Ask a driver, saved searches ────────────────────────────────────────────────────────────────────
 /** A requester asked a ride's driver to carry one of their open requests ('Ask to carry something'). */
 export const rideAsks = pgTable(
   'ride_asks',

@@ -3,7 +3,7 @@ import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, u
 import { users } from './accounts';
 
 /**
- * Idempotent writes (issue 15, src/shared/idempotency.ts): a person's `Idempotency-Key` with the SHA-256 of the
+ * Idempotent writes (src/shared/idempotency.ts): a person's `Idempotency-Key` with the SHA-256 of the
  * request it came with, and once that request has finished, its answer (status, content type, body). A row
  * without an answer is a request in progress: a repeat waits for it. Rows older than IDEMPOTENCY_TTL_HOURS count
  * as gone and are swept hourly; deleting an account deletes its rows (their bodies may hold personal data).

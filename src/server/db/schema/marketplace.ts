@@ -27,7 +27,7 @@ import { lengthBetween, lengthAtMost, oneOf } from './checks';
 import { users } from './accounts';
 import { places } from './places';
 
-// Marketplace (issue 4): rides, delivery requests, bookings, their events and handoff photos.
+// Marketplace: rides, delivery requests, bookings, their events and handoff photos.
 // Timestamps keep millisecond precision so a JS Date round-trips them exactly (keyset cursors depend on it).
 // Every limit of spec sections 5 and 9 is repeated here as a CHECK, so no writer can store what the API refuses.
 // Newest-first lists use ascending indexes scanned backwards (ORDER BY ... DESC matches their NULLS order).
@@ -65,7 +65,7 @@ export const rides = pgTable(
     notes: text('notes'),
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
+    /** The chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('origin'),
     ...placeColumns('destination'),
     /** Browse 'Search': the route and notes folded by rr_search() (migration 0015), stored so no row is re-folded. */
@@ -117,7 +117,7 @@ export const deliveryRequests = pgTable(
     compensationCents: integer('compensation_cents'),
     status: text('status').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    /** Issue 14: the chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
+    /** The chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('pickup'),
     ...placeColumns('delivery'),
     /** Browse 'Search': title, description and locations folded by rr_search() (migration 0015), stored. */

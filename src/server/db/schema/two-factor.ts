@@ -1,7 +1,7 @@
 import { bigint, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 
-// ─── Two-factor sign-in, e-mail change (issue 13) ───────────────────────────────────────────────────────────────
+// ─── Two-factor sign-in, e-mail change ───────────────────────────────────────────────────────────────
 /**
  * A user's TOTP secret. `enabled_at` null: a set-up that was started and not confirmed (replaced by the next one).
  * `last_used_step`: the 30-second step of the last accepted code; a code of that step or an earlier one is refused.
