@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -90,5 +91,37 @@ describe('lint boundaries', () => {
     expect(await rulesFiring('src/server/db/schema.ts', "export { openDatabase } from './client';\n")).toContain(
       'import-x/no-cycle',
     );
+  });
+});
+
+describe("docs/architecture.md's parts map", () => {
+  /** The folders the map lists: a line of the map's code block whose first word is a folder (or several). */
+  const mapped = (map: string, indent: string) =>
+    new Set(
+      map
+        .split('\n')
+        .filter((line) => line.startsWith(indent) && !line.startsWith(`${indent} `))
+        .flatMap((line) =>
+          line
+            .slice(indent.length)
+            .split(/\s{2,}/)[0]!
+            .split(' '),
+        )
+        .filter((word) => word.endsWith('/'))
+        .map((word) => word.slice(0, -1)),
+    );
+  const folders = (dir: string) =>
+    readdirSync(path.join(root, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+
+  it('names every folder of src/server and src/client, and no folder that is gone', () => {
+    const doc = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+    const map = doc.slice(doc.indexOf('## Parts'), doc.indexOf('## How a request flows'));
+    const server = map.slice(map.indexOf('src/server/'), map.indexOf('src/client/'));
+    const client = map.slice(map.indexOf('src/client/'), map.indexOf('e2e/'));
+    expect([...mapped(server, '  ')].sort()).toEqual(folders('src/server'));
+    expect([...mapped(client, '  ')].sort()).toEqual(folders('src/client'));
   });
 });
