@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { onlineManager } from '@tanstack/react-query';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor wait for what they look for, up to this long: Testing Library's default second is shorter than a
+// busy CI machine's slowest render (ask-to-carry-button.test passed only on its retry in CI). A test that passes
+// does not wait any longer for it.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
