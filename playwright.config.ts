@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_DATA_DIR } from './e2e/shared-server';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -38,8 +39,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    command: `rm -rf .e2e-data && npm start`,
-    env: { DATA_DIR: '.e2e-data', PORT: String(PORT), AUTH_PER_IP_MAX: '10000', NODE_ENV: 'production' },
+    command: `rm -rf ${E2E_DATA_DIR} && npm start`,
+    env: { DATA_DIR: E2E_DATA_DIR, PORT: String(PORT), AUTH_PER_IP_MAX: '10000', NODE_ENV: 'production' },
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

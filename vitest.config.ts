@@ -3,9 +3,9 @@ import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Four projects (decision 026): `db` holds every test whose database matters (`*.api.test.ts` through the app,
- * `*.db.test.ts` on the database itself); CI runs it on PGlite and again on real PostgreSQL. `unit`, `client` and
- * `cluster` run once. Every database test file starts from a migrated template (server/test/database-template.ts).
+ * Five projects (decision 026): `db` holds every test whose database matters (`*.api.test.ts` through the app,
+ * `*.db.test.ts` on the database itself); CI runs it on PGlite and again on real PostgreSQL. `unit`, `client`,
+ * `client-isolated` and `cluster` run once. Every database test file starts from a migrated template (server/test/database-template.ts).
  */
 const templateSetup = ['src/server/test/database-template.ts'];
 /**
@@ -17,6 +17,15 @@ const templateSetup = ['src/server/test/database-template.ts'];
  */
 const serverTests = { environment: 'node', isolate: false, testTimeout: 30_000, hookTimeout: 60_000 } as const;
 const DB_TESTS = ['src/**/*.api.test.ts', 'src/**/*.db.test.ts', 'bench/**/*.db.test.ts'];
+/**
+ * Client tests share their worker's modules and jsdom too (2:46 -> 0:47 for the client suite: most of a file's time
+ * was importing React, radix and the app again and setting up a new jsdom). src/client/test/setup.ts puts back, after
+ * each file, what a file may change: stubbed globals, spies, timers, storage, the document. A file that mocks a
+ * module or loads modules afresh (vi.mock, vi.doMock, vi.resetModules) is named `*.isolated.test.ts(x)` and runs in
+ * a fresh module graph of its own; src/client/test/isolation.test.ts fails when one is not.
+ */
+const ISOLATED_CLIENT_TESTS = 'src/client/**/*.isolated.test.{ts,tsx}';
+const clientTests = { environment: 'jsdom' as const, setupFiles: ['src/client/test/setup.ts'] };
 
 export default defineConfig({
   resolve: {
@@ -70,10 +79,16 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'client',
-          environment: 'jsdom',
+          ...clientTests,
           include: ['src/client/**/*.test.{ts,tsx}'],
-          setupFiles: ['src/client/test/setup.ts'],
+          exclude: [...configDefaults.exclude, ISOLATED_CLIENT_TESTS],
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        plugins: [react()],
+        test: { name: 'client-isolated', ...clientTests, include: [ISOLATED_CLIENT_TESTS] },
       },
     ],
   },

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMail } from '../src/server/test/smtp-sink';
 
+export { E2E_DATA_DIR } from './shared-server';
+
 /**
- * Without SMTP_URL the server writes each mail as an .eml file under DATA_DIR/mail (specs that read mail start a
- * server of their own on a temp DATA_DIR): every mail to `to` that `matches`, newest first (file names follow
- * Message-IDs, not time).
+ * Every mail under `dataDir`/mail to `to` that `matches`, newest first (file names follow Message-IDs, not time).
  */
 export function mailsTo(dataDir: string, to: string, matches: (mail: ReturnType<typeof parseMail>) => boolean) {
   const dir = join(dataDir, 'mail');

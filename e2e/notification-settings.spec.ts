@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { NOTIFICATION_TYPE_LABELS, UNSUBSCRIBE_INVALID_MESSAGE } from '../src/shared/notifications';
 import { expectNoAxeViolations, expectToast, signUpAndSignIn } from './fixtures';
-import { mailsTo } from './mail-helpers';
+import { E2E_DATA_DIR, mailsTo } from './mail-helpers';
 import { goTo, tag } from './marketplace-helpers';
-import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
+import { bookingBetween, personOn } from './own-server';
 
 /** The e-mail switches of /dashboard/settings/notifications, and the one-click unsubscribe link. */
 
@@ -55,52 +52,45 @@ const mailTo = (dataDir: string, to: string, words: string) =>
 
 test('the unsubscribe link of an offer e-mail works without signing in, shows in the settings, and can be undone', async ({
   browser,
+  baseURL,
 }) => {
   test.setTimeout(120_000);
-  // Without SMTP_URL the server writes each mail as an .eml file under DATA_DIR/mail: this spec reads them there.
-  const dataDir = mkdtempSync(join(tmpdir(), 'rr-e2e-unsubscribe-'));
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  const server = await startServer(port, { DATA_DIR: dataDir, APP_URL: base });
-  try {
-    const requester = await personOn(browser, base, 'Rita Requester');
-    const driver = await personOn(browser, base, 'Dan Driver');
-    const title = `Seed potatoes ${tag()}`;
-    await bookingBetween(requester, driver, title);
+  const dataDir = E2E_DATA_DIR;
+  const base = baseURL!;
+  const requester = await personOn(browser, base, 'Rita Requester');
+  const driver = await personOn(browser, base, 'Dan Driver');
+  const title = `Seed potatoes ${tag()}`;
+  await bookingBetween(requester, driver, title);
 
-    // The e-mail job runs within about a second of the offer.
-    await expect.poll(() => mailTo(dataDir, requester.email, title), { timeout: 20_000 }).toBeTruthy();
-    const text = mailTo(dataDir, requester.email, title) ?? '';
-    // The human link (`/unsubscribe?token=`), not the List-Unsubscribe one (`/api/notifications/unsubscribe`).
-    const token = text.match(/(?<!notifications)\/unsubscribe\?token=([^\s<>"')\]]+)/)?.[1];
-    expect(token, text).toBeTruthy();
+  // The e-mail job runs within about a second of the offer.
+  await expect.poll(() => mailTo(dataDir, requester.email, title), { timeout: 20_000 }).toBeTruthy();
+  const text = mailTo(dataDir, requester.email, title) ?? '';
+  // The human link (`/unsubscribe?token=`), not the List-Unsubscribe one (`/api/notifications/unsubscribe`).
+  const token = text.match(/(?<!notifications)\/unsubscribe\?token=([^\s<>"')\]]+)/)?.[1];
+  expect(token, text).toBeTruthy();
 
-    // Opened from the mail program: a browser that is not signed in.
-    const anonymous = await browser.newContext({ baseURL: base });
-    const a = await anonymous.newPage();
-    await a.goto(`/unsubscribe?token=${token}`);
-    await expect(a.getByText(`You won't get e-mails about “${OFFERS}” any more.`)).toBeVisible();
-    await expect(a).toHaveTitle('Unsubscribe — RuralRoute');
-    await expectNoAxeViolations(a);
+  // Opened from the mail program: a browser that is not signed in.
+  const anonymous = await browser.newContext({ baseURL: base });
+  const a = await anonymous.newPage();
+  await a.goto(`/unsubscribe?token=${token}`);
+  await expect(a.getByText(`You won't get e-mails about “${OFFERS}” any more.`)).toBeVisible();
+  await expect(a).toHaveTitle('Unsubscribe — RuralRoute');
+  await expectNoAxeViolations(a);
 
-    const r = requester.page;
-    await r.goto('/dashboard/settings/notifications');
-    await expect(emailSwitch(r, OFFERS)).not.toBeChecked();
-    await expect(emailSwitch(r, NOTIFICATION_TYPE_LABELS.message)).toBeChecked();
+  const r = requester.page;
+  await r.goto('/dashboard/settings/notifications');
+  await expect(emailSwitch(r, OFFERS)).not.toBeChecked();
+  await expect(emailSwitch(r, NOTIFICATION_TYPE_LABELS.message)).toBeChecked();
 
-    await a.getByRole('button', { name: 'Undo' }).click();
-    await expect(a.getByText(`E-mails about “${OFFERS}” are on again.`)).toBeVisible();
-    await r.reload();
-    await expect(emailSwitch(r, OFFERS)).toBeChecked();
+  await a.getByRole('button', { name: 'Undo' }).click();
+  await expect(a.getByText(`E-mails about “${OFFERS}” are on again.`)).toBeVisible();
+  await r.reload();
+  await expect(emailSwitch(r, OFFERS)).toBeChecked();
 
-    // A link that was tampered with says so, and where to go instead.
-    await a.goto(`/unsubscribe?token=${token}x`);
-    await expect(a.getByText(UNSUBSCRIBE_INVALID_MESSAGE)).toBeVisible();
-    await expect(a.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  // A link that was tampered with says so, and where to go instead.
+  await a.goto(`/unsubscribe?token=${token}x`);
+  await expect(a.getByText(UNSUBSCRIBE_INVALID_MESSAGE)).toBeVisible();
+  await expect(a.getByRole('link', { name: 'Sign in' })).toBeVisible();
 
-    for (const c of [anonymous, requester.context, driver.context]) await c.close();
-  } finally {
-    await stopServer(server);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  for (const c of [anonymous, requester.context, driver.context]) await c.close();
 });

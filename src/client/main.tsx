@@ -7,7 +7,7 @@ import './styles.css';
 // The CSP forbids eval. Zod probes for it with `new Function` whenever it builds an object schema (for its JIT), and
 // the browser reports each probe as a CSP violation; `jitless` skips it. Zod keeps its settings in this global,
 // read when zod loads (always later, in a page's chunk): setting it here keeps zod itself out of the entry.
-// src/client/lib/zod-jitless.test.ts checks that zod still honours it.
+// src/client/lib/zod-jitless.isolated.test.ts checks that zod still honours it.
 (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
 
 async function start() {

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,7 +34,12 @@ describe('RouteError', () => {
     renderFailedPage(retry);
     expect(await screen.findByText(/It will load by itself when you are back online\.$/)).toBeVisible();
     expect(retry).not.toHaveBeenCalled();
-    window.dispatchEvent(new Event('online'));
+    // The screen listens from its effect, which React may run a moment after the text is shown: the signal comes
+    // back until it is heard, and it is heard once.
+    await waitFor(() => {
+      window.dispatchEvent(new Event('online'));
+      expect(retry).toHaveBeenCalled();
+    });
     expect(retry).toHaveBeenCalledTimes(1);
   });
 });
