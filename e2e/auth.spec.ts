@@ -135,7 +135,8 @@ test('unknown paths show the 404 page and log the path', async ({ page }) => {
   const res = await page.goto('/no/such/place');
   expect(res?.status()).toBe(404);
   await expect(page.getByText('Oops! Page not found')).toBeVisible();
-  expect(messages.some((m) => m.includes('/no/such/place'))).toBe(true);
+  // Logged from the page's effect, which may run a moment after the text shows.
+  await expect.poll(() => messages.some((m) => m.includes('/no/such/place'))).toBe(true);
   await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
