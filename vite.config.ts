@@ -183,19 +183,6 @@ function prerender(): Plugin {
           server: { middlewareMode: true, hmr: false, ws: false },
           appType: 'custom',
           optimizeDeps: { noDiscovery: true, include: [] },
-          // The dependencies that use React go through the aliases too (Preact's compat layer, as in the browser).
-          ssr: {
-            noExternal: [
-              /^react-router/,
-              /^@radix-ui\//,
-              'radix-ui',
-              /^@tanstack\//,
-              'sonner',
-              'lucide-react',
-              /^react-hook-form/,
-              /^@hookform\//,
-            ],
-          },
         });
         try {
           const mod = (await server.ssrLoadModule('/scripts/prerender.tsx')) as typeof import('./scripts/prerender');
@@ -305,25 +292,12 @@ function serviceWorker() {
   });
 }
 
-/**
- * The app runs on Preact's React compatibility layer (docs/decisions/025-preact-compat.md): React's API, about a
- * fifth of react-dom's bytes. Exact module names only ('react' and not 'react-router').
- */
-const PREACT_COMPAT = [
-  { find: /^react(-dom)?$/, replacement: new URL('./src/client/lib/react-on-preact.ts', import.meta.url).pathname },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-];
-
 export default defineConfig({
   plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
   resolve: {
     alias: [
       { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },
       { find: '@', replacement: new URL('./src/client', import.meta.url).pathname },
-      ...PREACT_COMPAT,
     ],
   },
   build: {
@@ -349,7 +323,7 @@ export default defineConfig({
           groups: [
             // Icons used by more than one page: one small chunk instead of one request per icon.
             { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
-            // What the app's entry loads before anything else (Preact, the router, the layouts' basics): one file.
+            // What the app's entry loads before anything else (React, the router, the layouts' basics): one file.
             {
               name: 'app',
               tags: ['$initial'],

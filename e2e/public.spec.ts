@@ -208,49 +208,55 @@ test('the pricing plans list their contents from the spec', async ({ page }) => 
   }
 });
 
+/** A FAQ item (`<details name="faq">`, decision 027), its question (the `<summary>`) and whether it is open. */
+function faq(page: Page) {
+  const item = (name: string) => page.locator('details').filter({ has: page.getByRole('heading', { name }) });
+  return { item, q: (name: string) => item(name).locator('summary'), open: page.locator('main details[open]') };
+}
+
 test('the FAQ opens one answer at a time, by mouse', async ({ page }) => {
   await openPage(page, '/faq');
-  const questions = page.getByRole('main').getByRole('button');
-  await expect(questions).toHaveText(FAQ_QUESTIONS);
-  const q = (name: string) => page.getByRole('button', { name });
-  for (const name of FAQ_QUESTIONS) await expect(q(name)).toHaveAttribute('aria-expanded', 'false');
+  const { item, q, open } = faq(page);
+  await expect(page.getByRole('main').locator('summary')).toHaveText(FAQ_QUESTIONS);
+  await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveText(FAQ_QUESTIONS);
+  await expect(open).toHaveCount(0);
 
   await q('What items can be delivered?').click();
-  await expect(q('What items can be delivered?')).toHaveAttribute('aria-expanded', 'true');
+  await expect(item('What items can be delivered?')).toHaveAttribute('open', '');
   const answer = page.getByRole('region', { name: 'What items can be delivered?' });
-  for (const item of ['alcohol', 'tobacco', 'prescription medications', 'weapons', 'anything illegal']) {
-    await expect(answer.getByRole('listitem').filter({ hasText: new RegExp(`^${item}$`) })).toBeVisible();
+  for (const entry of ['alcohol', 'tobacco', 'prescription medications', 'weapons', 'anything illegal']) {
+    await expect(answer.getByRole('listitem').filter({ hasText: new RegExp(`^${entry}$`) })).toBeVisible();
   }
 
   await q('Can I cancel a request or a ride?').click();
-  await expect(q('Can I cancel a request or a ride?')).toHaveAttribute('aria-expanded', 'true');
-  await expect(q('What items can be delivered?')).toHaveAttribute('aria-expanded', 'false');
+  await expect(item('Can I cancel a request or a ride?')).toHaveAttribute('open', '');
+  await expect(item('What items can be delivered?')).not.toHaveAttribute('open');
   await expect(page.getByText('You can cancel at any time before the delivery is confirmed.')).toBeVisible();
-  await expect(page.getByText('alcohol')).toHaveCount(0);
-  await expect(page.locator('[data-state="open"][role="region"]')).toHaveCount(1);
+  await expect(page.getByText('alcohol')).toBeHidden();
+  await expect(open).toHaveCount(1);
 
   // Clicking the open question closes it.
   await q('Can I cancel a request or a ride?').click();
-  await expect(page.locator('[data-state="open"][role="region"]')).toHaveCount(0);
+  await expect(open).toHaveCount(0);
 });
 
 test('the FAQ works by keyboard alone', async ({ page }) => {
   await openPage(page, '/faq');
-  const q = (name: string) => page.getByRole('button', { name });
+  const { item, q, open } = faq(page);
   await q(FAQ_QUESTIONS[0]!).focus();
   await page.keyboard.press('Enter');
-  await expect(q(FAQ_QUESTIONS[0]!)).toHaveAttribute('aria-expanded', 'true');
+  await expect(item(FAQ_QUESTIONS[0]!)).toHaveAttribute('open', '');
   // Arrow keys move between questions; Space opens the focused one and closes the other.
   await page.keyboard.press('ArrowDown');
   await expect(q(FAQ_QUESTIONS[1]!)).toBeFocused();
   await page.keyboard.press('Space');
-  await expect(q(FAQ_QUESTIONS[1]!)).toHaveAttribute('aria-expanded', 'true');
-  await expect(q(FAQ_QUESTIONS[0]!)).toHaveAttribute('aria-expanded', 'false');
+  await expect(item(FAQ_QUESTIONS[1]!)).toHaveAttribute('open', '');
+  await expect(item(FAQ_QUESTIONS[0]!)).not.toHaveAttribute('open');
   await page.keyboard.press('End');
   await expect(q(FAQ_QUESTIONS[7]!)).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Any member aged 18 or older can drive.')).toBeVisible();
-  await expect(page.locator('[data-state="open"][role="region"]')).toHaveCount(1);
+  await expect(open).toHaveCount(1);
   // Tab reaches the link inside the open answer; Enter follows it.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Create your account' })).toBeFocused();
@@ -262,11 +268,15 @@ test('below 768px the navigation is a menu behind a toggle', async ({ page }) =>
   await page.setViewportSize({ width: 390, height: 844 });
   await openPage(page, '/');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
-  const toggle = page.getByRole('button', { name: 'Open menu' });
-  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  // A <details> (decision 027): its <summary> is the toggle, its label follows its state.
+  const details = page.locator('header details');
+  const toggle = details.locator('summary');
+  await expect(toggle).toHaveAccessibleName('Open menu');
+  await expect(details).not.toHaveAttribute('open');
   await toggle.click();
   const menu = page.getByRole('navigation', { name: 'Mobile' });
-  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(details).toHaveAttribute('open', '');
+  await expect(toggle).toHaveAccessibleName('Close menu');
   for (const label of ['Home', 'How It Works', 'Pricing', 'About', 'FAQ', 'Contact', 'Get Started']) {
     await expect(menu.getByRole('link', { name: label, exact: true })).toBeVisible();
   }
@@ -275,18 +285,19 @@ test('below 768px the navigation is a menu behind a toggle', async ({ page }) =>
   await expect(page).toHaveURL(/\/pricing$/);
   await expect(menu).toBeHidden();
 
-  // By keyboard: open with Enter, close with Escape.
-  await page.getByRole('button', { name: 'Open menu' }).focus();
+  // By keyboard: open with Enter, close with Escape (focus goes back to the toggle).
+  await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(menu).toBeVisible();
   await page.keyboard.press('Tab');
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
+  await expect(toggle).toBeFocused();
 
   // At 768px and wider the links are back in the bar.
   await page.setViewportSize({ width: 768, height: 900 });
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
+  await expect(toggle).toBeHidden();
 });
 
 test('a first visit to a public page loads no dashboard, query or toast code', async ({ page }) => {
@@ -328,7 +339,7 @@ for (const width of [1280, 390]) {
       await expectNoAxeViolations(page);
     }
     await openPage(page, '/faq');
-    await page.getByRole('button', { name: FAQ_QUESTIONS[6]! }).click();
+    await faq(page).q(FAQ_QUESTIONS[6]!).click();
     await expectNoAxeViolations(page);
   });
 }

@@ -23,18 +23,31 @@ requestAnimationFrame(() => setTimeout(start, 0));
 // page, which the server answers by sending the page again (src/server/http/static.ts).
 const html = document.documentElement;
 let held: HTMLFormElement | null = null;
+// Says at once that the press was taken (outside the app's root, so hydration never sees it).
+let notice: HTMLElement | null = null;
 document.addEventListener(
   'submit',
   (event) => {
     if (html.dataset.ready || !(event.target instanceof HTMLFormElement)) return;
     event.preventDefault();
     held = event.target;
+    held.setAttribute('aria-busy', 'true');
+    if (!notice) {
+      notice = document.createElement('p');
+      notice.setAttribute('role', 'status');
+      notice.className =
+        'fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md rounded-md border bg-background p-4 text-sm shadow-lg';
+      document.body.append(notice);
+    }
+    notice.textContent = 'Sending as soon as the page has loaded...';
   },
   true,
 );
 new MutationObserver((_records, observer) => {
   if (!html.dataset.ready) return;
   observer.disconnect();
+  notice?.remove();
+  held?.removeAttribute('aria-busy');
   if (held?.isConnected) held.requestSubmit();
   held = null;
 }).observe(html, { attributes: true, attributeFilter: ['data-ready'] });

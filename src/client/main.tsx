@@ -19,7 +19,7 @@ async function start() {
   await resolveLazyRoutes(window.location.pathname).catch(() => {
     // A chunk failed to load (weak signal): the router retries it and shows the route error page if it fails.
   });
-  const router = createRouter();
+  const router = createRouter({ prerendered });
   const app = (
     <StrictMode>
       <RouterProvider router={router} />

@@ -75,12 +75,7 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-/**
- * On every API answer: whose session the request carried (the user's id, or SIGNED_OUT). The cookie is httpOnly, so
- * this is how a page learns that another person signed in on this browser (another tab) and drops what it shows.
- */
-export const SIGNED_IN_AS_HEADER = 'X-Signed-In-As';
-export const SIGNED_OUT = 'none';
+export { SIGNED_IN_AS_HEADER, SIGNED_OUT } from './signed-in-as';
 
 /** Email as stored and compared: trimmed, lower-case. */
 export function normalizeEmail(email: string): string {

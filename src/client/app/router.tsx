@@ -93,6 +93,12 @@ export async function resolveLazyRoutes(pathname: string, table: RouteObject[] =
   );
 }
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/**
+ * `prerendered`: the page's HTML is already shown, and the person may have scrolled it while the script loaded.
+ * Without hydration data, ScrollRestoration scrolls a new page to the top when it mounts: on a slow phone that
+ * threw the page back to its top under their finger, and a tap meant for a footer link hit the hero (issue 34).
+ * With it, the first render keeps where they are (a reload still gets its saved position back).
+ */
+export function createRouter({ prerendered = false } = {}) {
+  return createBrowserRouter(routes, prerendered ? { hydrationData: { loaderData: {} } } : undefined);
 }

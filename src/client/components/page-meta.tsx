@@ -10,8 +10,9 @@ export interface PageMetaTags {
 
 /**
  * Sets the document's <title> and <meta> tags while the page is shown, in the browser and in the prerendered HTML
- * (scripts/prerender.tsx writes what `collectPageMeta` gathered into the page's <head>). The app runs on Preact's
- * compat layer, which does not hoist <title> and <meta> into <head> as React 19 does (decision 025).
+ * (scripts/prerender.tsx writes what `collectPageMeta` gathered into the page's <head>). React 19 hoists a
+ * <title> or <meta> rendered anywhere into <head>, but keeps every one rendered (a layout's title beside its page's),
+ * and renderToString leaves them where they were rendered; this keeps one of each, the page's own (decision 027).
  *
  * Where several are mounted (a layout's and its page's), the one rendered last wins for each tag, as a page's own
  * title is more specific than its layout's. A tag no mounted page sets any more is removed (robots 'noindex' of a

@@ -1,4 +1,4 @@
-import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '@shared/auth';
+import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '@shared/signed-in-as';
 import { isErrorBody } from '@shared/error-body';
 import { IDEMPOTENCY_HEADER } from '@shared/idempotency';
 import { fetchOrEarly } from './early-responses';

@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { clsx } from 'clsx';
 import { PAGE_PATHS } from '@shared/routes';
@@ -61,9 +61,14 @@ const getStartedClass = (size: 'bar' | 'menu') =>
 /** Layout of every public page: top navigation (a toggled menu below 768px), the page, and the footer. */
 export function PublicLayout() {
   const { pathname } = useLocation();
-  // The menu is open for the page it was opened on; navigating closes it without an effect.
-  const [openOn, setOpenOn] = useState<string | null>(null);
-  const menuOpen = openOn === pathname;
+  const menu = useRef<HTMLDetailsElement>(null);
+  // Going to another page closes the menu; a menu opened before the script ran stays open when the page hydrates.
+  const shownOn = useRef(pathname);
+  useEffect(() => {
+    if (shownOn.current === pathname) return;
+    shownOn.current = pathname;
+    if (menu.current) menu.current.open = false;
+  }, [pathname]);
 
   return (
     <div className="flex min-h-svh flex-col">
@@ -88,45 +93,53 @@ export function PublicLayout() {
               Get Started
             </Link>
           </nav>
-          <button
-            type="button"
-            className={clsx(
-              'inline-flex size-11 items-center justify-center rounded-md hover:bg-accent md:hidden',
-              focusRing,
-            )}
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setOpenOn(menuOpen ? null : pathname)}
-          >
-            {menuOpen ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
-            <span className="sr-only">{menuOpen ? 'Close menu' : 'Open menu'}</span>
-          </button>
-        </div>
-        {menuOpen ? (
-          <nav
-            id="mobile-menu"
-            aria-label="Mobile"
-            className="border-t px-4 pb-4 md:hidden"
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setOpenOn(null);
-            }}
-          >
-            <ul className="flex flex-col gap-1 pt-2">
-              {NAV_LINKS.map((l) => (
-                <li key={l.to}>
-                  <NavLink to={l.to} end className={navLinkClass('menu')}>
-                    {l.label}
-                  </NavLink>
+          {/*
+            The phone's menu is a <details>: it opens from the first tap, before the page's script has loaded (a
+            prerendered page, decision 027), and its icon and label follow its state by CSS alone.
+          */}
+          <details ref={menu} className="group md:hidden">
+            <summary
+              className={clsx(
+                'inline-flex size-11 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden',
+                focusRing,
+              )}
+            >
+              <Menu aria-hidden className="size-6 group-open:hidden" />
+              <X aria-hidden className="hidden size-6 group-open:block" />
+              <span className="sr-only group-open:hidden">Open menu</span>
+              <span className="sr-only hidden group-open:inline">Close menu</span>
+            </summary>
+            <nav
+              id="mobile-menu"
+              aria-label="Mobile"
+              className="absolute inset-x-0 top-16 border-y bg-background px-4 pb-4"
+              // A link to the page already shown does not change the address: close the menu on any link.
+              onClick={(e) => {
+                if (menu.current && (e.target as Element).closest('a')) menu.current.open = false;
+              }}
+              onKeyDown={(e) => {
+                if (e.key !== 'Escape' || !menu.current) return;
+                menu.current.open = false;
+                menu.current.querySelector('summary')?.focus();
+              }}
+            >
+              <ul className="flex flex-col gap-1 pt-2">
+                {NAV_LINKS.map((l) => (
+                  <li key={l.to}>
+                    <NavLink to={l.to} end className={navLinkClass('menu')}>
+                      {l.label}
+                    </NavLink>
+                  </li>
+                ))}
+                <li>
+                  <Link to={PAGE_PATHS.auth} className={getStartedClass('menu')}>
+                    Get Started
+                  </Link>
                 </li>
-              ))}
-              <li>
-                <Link to={PAGE_PATHS.auth} className={getStartedClass('menu')}>
-                  Get Started
-                </Link>
-              </li>
-            </ul>
-          </nav>
-        ) : null}
+              </ul>
+            </nav>
+          </details>
+        </div>
       </header>
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />

@@ -1,20 +1,40 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { useSession } from '../api/session';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
 import { TwoFactorStep } from './two-factor-step';
+import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 
 export type AuthTab = 'signin' | 'signup';
+
+/** 'Sign In' is the page itself; 'Sign Up' is `?tab=signup`, prerendered too (PRERENDERED_VARIANTS). */
+const TABS: readonly LinkTab<AuthTab>[] = [
+  { value: 'signin', label: 'Sign In', href: PAGE_PATHS.auth },
+  { value: 'signup', label: 'Sign Up', href: SIGN_UP_PATH },
+];
 
 /**
  * /auth: the 'Sign In' and 'Sign Up' tabs, or, after a correct password with two-factor on (the session is
  * `two_factor_pending`, also when the page is opened again), the 'Authentication code' step.
  */
-export function AuthCard({ initialTab = 'signin' }: { initialTab?: AuthTab }) {
-  const [tab, setTab] = useState<AuthTab>(initialTab);
+export function AuthCard() {
+  // The open tab is the address's: a tap on a tab before the script has loaded follows its link (decision 027).
+  const [params, setParams] = useSearchParams();
+  const tab: AuthTab = params.get('tab') === 'signup' ? 'signup' : 'signin';
+  const setTab = (next: AuthTab) =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 'signup') updated.set('tab', 'signup');
+        else updated.delete('tab');
+        return updated;
+      },
+      { replace: true, preventScrollReset: true },
+    );
   const [createdEmail, setCreatedEmail] = useState('');
   // The session is known in the browser only: the prerendered page (and its hydration) shows the tabs.
   const session = useSession();
@@ -32,23 +52,21 @@ export function AuthCard({ initialTab = 'signin' }: { initialTab?: AuthTab }) {
         {pending ? (
           <TwoFactorStep />
         ) : (
-          <Tabs value={tab} onValueChange={(v) => setTab(v as AuthTab)}>
-            <TabsList>
-              <TabsTrigger value="signin">Sign In</TabsTrigger>
-              <TabsTrigger value="signup">Sign Up</TabsTrigger>
-            </TabsList>
-            <TabsContent value="signin">
-              <SignInForm key={createdEmail} defaultEmail={createdEmail} />
-            </TabsContent>
-            <TabsContent value="signup">
-              <SignUpForm
-                onCreated={(email) => {
-                  setCreatedEmail(email);
-                  setTab('signin');
-                }}
-              />
-            </TabsContent>
-          </Tabs>
+          <>
+            <LinkTabList tabs={TABS} value={tab} onSelect={setTab} idBase="auth" />
+            <LinkTabPanel idBase="auth" value={tab}>
+              {tab === 'signin' ? (
+                <SignInForm key={createdEmail} defaultEmail={createdEmail} />
+              ) : (
+                <SignUpForm
+                  onCreated={(email) => {
+                    setCreatedEmail(email);
+                    setTab('signin');
+                  }}
+                />
+              )}
+            </LinkTabPanel>
+          </>
         )}
       </CardContent>
     </Card>

@@ -1,10 +1,9 @@
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { LIMITS } from '@shared/limits';
 import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '@shared/auth';
 import { preloadCommonPasswords } from '@shared/password-rules';
 import { Field, fieldAria } from '@/components/form/field';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toastFirstError } from '@/lib/form-errors';
@@ -76,21 +75,18 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
       </Field>
       <div className="space-y-2">
         <div className="flex items-center gap-3">
-          <Controller
-            control={form.control}
-            name="age_confirmed"
-            render={({ field }) => (
-              <Checkbox
-                id="signup-age"
-                checked={field.value === true}
-                onCheckedChange={(v) => field.onChange(v === true)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                aria-required="true"
-                aria-invalid={errors.age_confirmed ? true : undefined}
-                aria-describedby={errors.age_confirmed ? 'signup-age-error' : undefined}
-              />
-            )}
+          {/*
+            A native checkbox: it ticks from the first tap, before the page's script has loaded (the page is
+            prerendered, decision 027), and react-hook-form reads what it holds when the form is sent.
+          */}
+          <input
+            type="checkbox"
+            id="signup-age"
+            {...form.register('age_confirmed')}
+            aria-required="true"
+            aria-invalid={errors.age_confirmed ? true : undefined}
+            aria-describedby={errors.age_confirmed ? 'signup-age-error' : undefined}
+            className="size-5 shrink-0 cursor-pointer rounded-sm accent-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2"
           />
           <Label htmlFor="signup-age">I confirm I am {LIMITS.minimumAge} or older</Label>
         </div>

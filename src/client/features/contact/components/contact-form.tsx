@@ -19,6 +19,9 @@ export function ContactForm() {
   return (
     <form
       aria-label="Send us a message"
+      // Sent before the script has loaded (boot.ts holds it when it is there first), it posts to its page: what was
+      // typed never goes into an address.
+      method="post"
       noValidate
       className="space-y-4"
       onSubmit={form.handleSubmit(

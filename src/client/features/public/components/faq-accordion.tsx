@@ -1,5 +1,4 @@
 import { ChevronDown } from 'lucide-react';
-import { Accordion } from 'radix-ui';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { PROHIBITED_ITEMS } from '../prohibited-items';
@@ -117,30 +116,40 @@ const FAQS: readonly Faq[] = [
   },
 ];
 
+/** Moves focus between the questions with the arrow keys, Home and End (what the WAI accordion pattern adds). */
+function moveBetweenQuestions(event: React.KeyboardEvent<HTMLDivElement>) {
+  const summaries = [...event.currentTarget.querySelectorAll<HTMLElement>('summary')];
+  const at = summaries.indexOf(event.target as HTMLElement);
+  if (at < 0) return;
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: summaries.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  summaries[(to + summaries.length) % summaries.length]!.focus();
+}
+
 /**
- * One answer open at a time (type="single", collapsible). Radix gives the keyboard behaviour: Tab between
- * questions, Enter or Space to open or close, arrow keys, Home and End to move.
+ * One answer open at a time, by the browser itself: `<details name>` makes the questions one group, so opening one
+ * closes the other, and a question works from the first tap, before the page's script has loaded (a prerendered
+ * page, decision 027). Tab moves between questions, Enter or Space opens or closes one; once the script runs, the
+ * arrow keys, Home and End move between them too.
  */
 export function FaqAccordion() {
   return (
-    <Accordion.Root type="single" collapsible className="divide-y rounded-lg border bg-card">
+    <div className="divide-y rounded-lg border bg-card" onKeyDown={moveBetweenQuestions}>
       {FAQS.map((faq) => (
-        <Accordion.Item key={faq.id} value={faq.id}>
-          {/* h2: the questions sit directly under the page's h1. */}
-          <Accordion.Header asChild>
-            <h2 className="m-0">
-              <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-5 py-4 text-left text-lg font-medium hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring">
-                {faq.question}
-                <ChevronDown
-                  aria-hidden
-                  className="size-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
-                />
-              </Accordion.Trigger>
+        <details key={faq.id} name="faq" className="group">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 px-5 py-4 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
+            {/* h2: the questions sit directly under the page's h1. */}
+            <h2 id={`faq-${faq.id}`} className="m-0 text-lg font-medium">
+              {faq.question}
             </h2>
-          </Accordion.Header>
-          <Accordion.Content className="px-5 pb-5 text-muted-foreground">{faq.answer}</Accordion.Content>
-        </Accordion.Item>
+            <ChevronDown aria-hidden className="size-5 shrink-0 transition-transform group-open:rotate-180" />
+          </summary>
+          <div role="region" aria-labelledby={`faq-${faq.id}`} className="px-5 pb-5 text-muted-foreground">
+            {faq.answer}
+          </div>
+        </details>
       ))}
-    </Accordion.Root>
+    </div>
   );
 }
