@@ -339,6 +339,15 @@ export default defineConfig({
               includeDependenciesRecursively: true,
               priority: 2,
             },
+            // The shadcn-style basics (cn with tailwind-merge, Button): out of the entry (no prerendered page's first
+            // screen needs them), in one chunk of their own that the forms of /contact and /auth share with the
+            // dashboard, rather than in the dashboard's group, which those pages would then load.
+            {
+              name: 'ui',
+              test: /src[\\/]client[\\/](lib[\\/]utils\.ts|components[\\/]ui[\\/]button\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
+              includeDependenciesRecursively: true,
+              priority: 1,
+            },
             // The layout of every page that talks to the API (/auth, /contact, the dashboard) with what it needs
             // beyond the entry (all of TanStack Query, the API client, the outbox): one file. With its dependencies, so
             // no chunk is left importing another that imports it back.

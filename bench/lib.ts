@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,8 +75,7 @@ export async function startServer(
   while (performance.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return { child, ms: performance.now() - started, port };
+      if (await healthy(port, env.TLS_CERT)) return { child, ms: performance.now() - started, port };
     } catch {
       /* not listening yet */
     }
@@ -83,6 +83,18 @@ export async function startServer(
   }
   child.kill('SIGKILL');
   throw new Error(`server did not start in ${timeoutMs} ms:\n${output}`);
+}
+
+/** GET /api/health over HTTP, or over HTTPS trusting `certFile` when the server was given TLS_CERT. */
+async function healthy(port: number, certFile?: string): Promise<boolean> {
+  if (!certFile) return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
+  const ca = readFileSync(certFile);
+  return new Promise((resolve, reject) => {
+    httpsGet(`https://localhost:${port}/api/health`, { ca }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    }).on('error', reject);
+  });
 }
 
 export async function stopServer(child: ChildProcess): Promise<void> {

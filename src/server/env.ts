@@ -136,12 +136,26 @@ const settingsSchema = z.object({
   /** Contact messages accepted per client address per window (spam guard). */
   CONTACT_PER_IP_MAX: int(5),
   CONTACT_PER_IP_WINDOW_MINUTES: int(60),
+  /**
+   * PEM files of a certificate (with its chain) and its private key: with both, the server speaks HTTPS itself,
+   * HTTP/2 and HTTP/1.1 on the same port, so a phone fetches a page's many small scripts at once instead of six at a
+   * time (decision 027). Without them it speaks plain HTTP/1.1, as behind a proxy that ends TLS (docs/deploy.md).
+   */
+  TLS_CERT: z.string().trim().optional(),
+  TLS_KEY: z.string().trim().optional(),
 });
 
-export const envSchema = settingsSchema.transform((env) => ({
-  ...env,
-  APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
-}));
+export const envSchema = settingsSchema
+  .refine((env) => !env.TLS_CERT === !env.TLS_KEY, {
+    message: 'TLS_CERT and TLS_KEY go together: set both (HTTPS with HTTP/2) or neither (plain HTTP)',
+    path: ['TLS_CERT'],
+  })
+  .transform((env) => ({
+    ...env,
+    APP_URL: env.APP_URL ?? `${env.TLS_CERT ? 'https' : 'http'}://localhost:${env.PORT}`,
+    TLS_CERT: env.TLS_CERT || undefined,
+    TLS_KEY: env.TLS_KEY || undefined,
+  }));
 
 export type Env = z.output<typeof envSchema>;
 

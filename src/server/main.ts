@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import type { Server as HttpServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import { createSecureContext } from 'node:tls';
 import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { openDatabase } from './db/client';
-import { readEnv } from './env';
+import { readEnv, type Env } from './env';
 import { loadPlaces } from './places';
 
 // `npm start` runs the build of this file (dist/server/main.js); its prestart step builds what is stale first.
@@ -15,12 +18,30 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let env;
+let env: Env;
 try {
   env = readEnv();
 } catch (err) {
   fail((err as Error).message);
 }
+
+/** With TLS_CERT and TLS_KEY: HTTPS, HTTP/2 with HTTP/1.1 beside it on the same port (ALPN chooses). */
+async function tlsOptions() {
+  if (!env.TLS_CERT || !env.TLS_KEY) return undefined;
+  let options;
+  try {
+    options = { cert: await readFile(env.TLS_CERT), key: await readFile(env.TLS_KEY), allowHTTP1: true };
+  } catch (err) {
+    fail(`[start] could not read TLS_CERT or TLS_KEY: ${(err as Error).message}`);
+  }
+  try {
+    createSecureContext({ cert: options.cert, key: options.key }); // not PEM, or a key that is not the certificate's
+  } catch (err) {
+    fail(`[start] TLS_CERT and TLS_KEY are not a certificate and its key: ${(err as Error).message}`);
+  }
+  return options;
+}
+const tls = await tlsOptions();
 
 const database = await openDatabase({
   url: env.DATABASE_URL,
@@ -52,13 +73,22 @@ try {
   fail(`[start] ${(err as Error).message} (build it with \`npm run build\`, or set SERVE_CLIENT=false)`);
 }
 
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-  const where =
-    database.kind === 'pglite' ? `embedded PGlite in ${resolve(env.DATA_DIR)}` : 'PostgreSQL (DATABASE_URL)';
-  console.log(
-    `RuralRoute listening on http://localhost:${info.port} (pid ${process.pid}) — database: ${where} — ready in ${Math.round(performance.now() - started)} ms`,
-  );
-});
+const server = serve(
+  {
+    fetch: app.fetch,
+    port: env.PORT,
+    hostname: env.HOST,
+    ...(tls ? { createServer: createSecureServer, serverOptions: tls } : {}),
+  },
+  (info) => {
+    const where =
+      database.kind === 'pglite' ? `embedded PGlite in ${resolve(env.DATA_DIR)}` : 'PostgreSQL (DATABASE_URL)';
+    const address = `${tls ? 'https' : 'http'}://localhost:${info.port}${tls ? ' (HTTP/2)' : ''}`;
+    console.log(
+      `RuralRoute listening on ${address} (pid ${process.pid}) — database: ${where} — ready in ${Math.round(performance.now() - started)} ms`,
+    );
+  },
+);
 // An idle keep-alive connection is closed by the client or the proxy in front, not by us first: Node's default of 5 s
 // races a client reusing the socket just then (ECONNRESET on its next request). Above the usual proxy idle timeout
 // (60 s); the headers timeout must exceed it. server.close() still closes idle connections at once.

@@ -27,8 +27,8 @@ export function spawnServer(env: Record<string, string>, entry = 'src/server/mai
 export async function listening(server: ServerProcess, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const port = server.output().match(/listening on http:\/\/localhost:(\d+)/)?.[1];
-    if (port) return `http://127.0.0.1:${port}`;
+    const [, scheme, port] = server.output().match(/listening on (https?):\/\/localhost:(\d+)/) ?? [];
+    if (port) return `${scheme}://127.0.0.1:${port}`;
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 25));
   }

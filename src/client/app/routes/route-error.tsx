@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { PageMeta } from '@/components/page-meta';
-import { Button } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button-variants';
 import { PAGE_PATHS } from '@shared/routes';
 
 /** Loads the page again: its code and data are fetched anew (the service worker answers for the app's files). */
@@ -29,9 +29,10 @@ export function RouteError({ retry = reloadPage }: { retry?: () => void }) {
           : ''}
       </p>
       <div className="flex items-center justify-center gap-4">
-        <Button type="button" onClick={retry}>
+        {/* The button's look without its component: this page is in the app's entry, which tailwind-merge stays out of. */}
+        <button type="button" className={buttonVariants()} onClick={retry}>
           Try again
-        </Button>
+        </button>
         <Link to={PAGE_PATHS.home} className="font-medium text-primary underline">
           Return to Home
         </Link>
