@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
 import { useHydrated } from '@/hooks/use-hydrated';
+import { useTabParam } from '@/hooks/use-tab-param';
 import { useSession } from '../api/session';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
@@ -23,18 +23,7 @@ const TABS: readonly LinkTab<AuthTab>[] = [
  */
 export function AuthCard() {
   // The open tab is the address's: a tap on a tab before the script has loaded follows its link (decision 027).
-  const [params, setParams] = useSearchParams();
-  const tab: AuthTab = params.get('tab') === 'signup' ? 'signup' : 'signin';
-  const setTab = (next: AuthTab) =>
-    setParams(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        if (next === 'signup') updated.set('tab', 'signup');
-        else updated.delete('tab');
-        return updated;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+  const [tab, setTab] = useTabParam<AuthTab>(['signin', 'signup'], { preventScrollReset: true });
   const [createdEmail, setCreatedEmail] = useState('');
   // The session is known in the browser only: the prerendered page (and its hydration) shows the tabs.
   const session = useSession();

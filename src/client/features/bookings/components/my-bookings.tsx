@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useTabParam } from '@/hooks/use-tab-param';
 import type { BookingRole } from '@shared/lifecycle';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
@@ -36,18 +36,8 @@ function RequesterBookings() {
  * booking page's way back) can open it and a reload keeps it; only the open tab's list is loaded.
  */
 export function MyBookings() {
-  const [params, setParams] = useSearchParams();
-  const tab: BookingRole = params.get('tab') === 'requester' ? 'requester' : 'driver';
-  const select = (value: string) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value === 'requester') next.set('tab', 'requester');
-        else next.delete('tab');
-        return next;
-      },
-      { replace: true },
-    );
+  const [tab, setTab] = useTabParam<BookingRole>(['driver', 'requester']);
+  const select = (value: string) => setTab(value === 'requester' ? 'requester' : 'driver');
   return (
     <div>
       <PageHeader title="My Bookings" />
