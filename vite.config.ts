@@ -339,12 +339,13 @@ export default defineConfig({
               includeDependenciesRecursively: true,
               priority: 2,
             },
-            // The shadcn-style basics (cn with tailwind-merge, Button): out of the entry (no prerendered page's first
-            // screen needs them), in one chunk of their own that the forms of /contact and /auth share with the
-            // dashboard, rather than in the dashboard's group, which those pages would then load.
+            // The shadcn-style basics (cn with tailwind-merge, Button, Card, Input, Label) and what every form says with (the toasts, the
+            // API's error class): out of the entry (no prerendered page's first screen needs them), in one chunk of
+            // their own that the forms of /contact and /auth share with the dashboard, rather than in the dashboard's
+            // or the query group, which those pages would then load.
             {
               name: 'ui',
-              test: /src[\\/]client[\\/](lib[\\/]utils\.ts|components[\\/]ui[\\/]button\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
+              test: /src[\\/]client[\\/](lib[\\/](utils|api-error|toast|form-errors)\.ts|components[\\/]ui[\\/](button|card|input|label)\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
               includeDependenciesRecursively: true,
               priority: 1,
             },

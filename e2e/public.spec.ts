@@ -316,6 +316,21 @@ test('a first visit to a public page loads no dashboard, query or toast code', a
   expect(scripts.filter((s) => /dashboard|sidebar/.test(s))).toEqual([]);
 });
 
+test('/auth starts without the query cache, zod or a form library; a first focus on a field brings them', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  const formCode = () => scripts.filter((s) => /dashboard|query|schemas|zod|index\.esm|auth-engine/.test(s));
+  await openPage(page, '/auth');
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(formCode()).toEqual([]);
+  await page.getByLabel('Email').focus();
+  await expect.poll(() => formCode().some((s) => s.includes('auth-engine'))).toBe(true);
+  expect(formCode().some((s) => s.includes('dashboard'))).toBe(false);
+});
+
 test('an unknown path shows the 404 page with a 404 status and logs the path', async ({ page }) => {
   const messages: string[] = [];
   page.on('console', (m) => messages.push(m.text()));

@@ -5,8 +5,8 @@
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { routes } from '@/app/router';
+import { matchRoutes, StaticRouter } from 'react-router';
+import { AppRoutes, resolveLazyRoutes, routes } from '@/app/router';
 import { collectPageMeta } from '@/components/page-meta';
 import type { EarlyRequest } from '@/lib/early-responses';
 import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
@@ -39,7 +39,7 @@ const PAGES: PrerenderedPage[] = [
   { path: PAGE_PATHS.about, modules: [route('about')] },
   { path: PAGE_PATHS.faq, modules: [route('faq')] },
   { path: PAGE_PATHS.contact, modules: [queryLayout, route('contact')] },
-  { path: PAGE_PATHS.auth, modules: [queryLayout, route('auth')] },
+  { path: PAGE_PATHS.auth, modules: [route('auth')] },
   { path: PAGE_PATHS.privacy, modules: [route('privacy')] },
   { path: PAGE_PATHS.terms, modules: [route('terms')] },
   // The dashboard's frame while the session is looked up: the same for everyone (nothing of a person is in it). A
@@ -69,12 +69,11 @@ export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({
 
 /** The page's markup (for inside #root) and the <title>/<meta> tags its PageMeta set, for the document's head. */
 export async function renderPage(path: string): Promise<{ body: string; head: string }> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(`http://localhost${path}`));
-  if (context instanceof Response) throw new Error(`${path}: the router answered with a redirect`);
-  if (context.statusCode !== 200) throw new Error(`${path}: status ${context.statusCode}`);
-  const router = createStaticRouter(handler.dataRoutes, context);
-  // hydrate={false}: no inline hydration script (the CSP forbids inline scripts, and no route has loader data).
+  const { pathname } = new URL(path, 'http://localhost');
+  const matches = matchRoutes(routes, pathname) ?? [];
+  if (matches.length === 0 || matches.at(-1)!.route.path === '*') throw new Error(`${path}: no page of its own`);
+  // Every page and layout on the way is loaded first: the render is synchronous (no Suspense on the server).
+  await resolveLazyRoutes(pathname);
   const {
     result: body,
     title,
@@ -82,7 +81,9 @@ export async function renderPage(path: string): Promise<{ body: string; head: st
   } = collectPageMeta(() =>
     renderToString(
       <StrictMode>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <StaticRouter location={path}>
+          <AppRoutes />
+        </StaticRouter>
       </StrictMode>,
     ),
   );

@@ -1,7 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { createRouter, resolveLazyRoutes } from './app/router';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes, resolveLazyRoutes } from './app/router';
+import { appNavigations } from './lib/navigations';
 import './styles.css';
 
 // The CSP forbids eval. Zod probes for it with `new Function` whenever it builds an object schema (for its JIT), and
@@ -17,12 +18,13 @@ async function start() {
   // rendered over instead: the app may already know more (the session kept on the device) than the frame shows.
   const prerendered = container.firstElementChild !== null && container.dataset.appShell === undefined;
   await resolveLazyRoutes(window.location.pathname).catch(() => {
-    // A chunk failed to load (weak signal): the router retries it and shows the route error page if it fails.
+    // A chunk failed to load (weak signal): the page tries once more as it renders, then shows the route error page.
   });
-  const router = createRouter({ prerendered });
   const app = (
     <StrictMode>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </StrictMode>
   );
   // As a transition, hydration yields to the browser every few milliseconds instead of blocking input for one
@@ -31,7 +33,7 @@ async function start() {
   else createRoot(container).render(app);
   // The service worker precaches the whole app: it starts once the page itself has loaded, not competing with it.
   if (import.meta.env.PROD) {
-    const register = () => void import('./lib/service-worker').then((m) => m.startServiceWorker(router));
+    const register = () => void import('./lib/service-worker').then((m) => m.startServiceWorker(appNavigations));
     if (document.readyState === 'complete') register();
     else window.addEventListener('load', register, { once: true });
   }

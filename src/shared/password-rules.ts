@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { COMMON_PASSWORD_MESSAGE } from './password-messages';
+
+export { COMMON_PASSWORD_MESSAGE };
 
 /**
  * Rules for a password being set (sign-up today; a later 'change password' reuses both exports). Sign-in never
  * applies them: existing accounts keep working whatever their password.
  */
-
-export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Choose another.';
 
 const tooShort = `Password must be at least ${LIMITS.passwordMin} characters`;
 

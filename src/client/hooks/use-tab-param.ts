@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { KEEP_SCROLL } from '@/app/scroll-restoration';
 
 /**
  * A page's open tab kept in its address as `?tab=`: the first of `tabs` is the default and leaves the address bare,
@@ -20,7 +21,7 @@ export function useTabParam<T extends string>(
         else updated.set('tab', next);
         return updated;
       },
-      { replace: true, preventScrollReset },
+      { replace: true, state: preventScrollReset ? KEEP_SCROLL : undefined },
     );
   return [tab, setTab];
 }

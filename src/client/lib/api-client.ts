@@ -1,37 +1,10 @@
 import { SIGNED_IN_AS_HEADER, SIGNED_OUT } from '@shared/signed-in-as';
 import { isErrorBody } from '@shared/error-body';
 import { IDEMPOTENCY_HEADER } from '@shared/idempotency';
+import { ApiError, NO_CONNECTION_MESSAGE } from './api-error';
 import { fetchOrEarly } from './early-responses';
 
-/** An API failure as the UI sees it: the server's stable code and a message fit to show. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-/** A request that failed for the line's sake (no network, or no answer in time); the change can be tried again. */
-export const NO_CONNECTION_MESSAGE = 'No connection. Please try again.';
-/** A change kept on the device to be sent when the signal returns (offline/send-queue.ts): shown as an 'Error' toast. */
-export const QUEUED_MESSAGE = "No connection. Your change is saved and will be sent when you're back online.";
-
-/**
- * A change kept in the send queue instead of sent: the mutation's failure, which a form or a dialog treats as done (it
- * closes; 'Waiting to send' lists the change). Here, not in send-queue.ts, so a dialog can tell it without the send queue.
- */
-export class QueuedError extends ApiError {
-  constructor() {
-    super(0, 'queued', QUEUED_MESSAGE);
-    this.name = 'QueuedError';
-  }
-}
-
-export const isQueued = (err: unknown): err is QueuedError => err instanceof ApiError && err.code === 'queued';
+export { ApiError, isQueued, NO_CONNECTION_MESSAGE, QUEUED_MESSAGE, QueuedError } from './api-error';
 
 /** No request waits longer for its answer (no button stays busy forever). */
 export const REQUEST_TIMEOUT_MS = 15_000;

@@ -10,11 +10,20 @@ export function toastFirstError<T extends FieldValues>(
   errors: FieldErrors<T>,
   order: readonly (keyof T & string)[],
 ): (keyof T & string) | undefined {
-  const messageOf = (k: keyof T & string) => {
+  const messages: Partial<Record<keyof T & string, string>> = {};
+  for (const k of order) {
     const m = errors[k]?.message;
-    return typeof m === 'string' && m.length > 0 ? m : undefined;
-  };
-  const first = order.find((k) => messageOf(k) !== undefined);
-  toastError('Validation Error', (first && messageOf(first)) ?? 'Please check your input');
+    if (typeof m === 'string' && m.length > 0) messages[k] = m;
+  }
+  return toastFirstMessage(messages, order);
+}
+
+/** toastFirstError for a form that keeps its messages by field itself (useSchemaForm). */
+export function toastFirstMessage<K extends string>(
+  messages: Partial<Record<K, string>>,
+  order: readonly K[],
+): K | undefined {
+  const first = order.find((k) => messages[k] !== undefined);
+  toastError('Validation Error', (first && messages[first]) ?? 'Please check your input');
   return first;
 }

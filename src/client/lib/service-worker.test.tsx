@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter } from 'react-router';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { createNavigations } from './navigations';
 import { announceUpdate, applyUpdatesOnNavigation, UPDATED_FLAG } from './service-worker';
 
 /** The browser's service worker objects (not in jsdom): a registration with its waiting worker, and the container. */
@@ -18,7 +18,7 @@ function browser({ waiting = false, controlled = true } = {}) {
     container,
     registration,
     takeOver: () => container.dispatchEvent(new Event('controllerchange')),
-    follow: (router: ReturnType<typeof createMemoryRouter>, load: (href: string) => void, now = Date.now) =>
+    follow: (router: AppRouter, load: (href: string) => void, now = Date.now) =>
       applyUpdatesOnNavigation(
         registration as unknown as ServiceWorkerRegistration,
         container as unknown as ServiceWorkerContainer,
@@ -29,7 +29,19 @@ function browser({ waiting = false, controlled = true } = {}) {
   };
 }
 
-const appRouter = () => createMemoryRouter([{ path: '*', element: null }], { initialEntries: ['/dashboard'] });
+/** The app's navigations, from /dashboard: `navigate` publishes a location as RootLayout does once it renders one. */
+function appRouter() {
+  const navigations = createNavigations();
+  let n = 0;
+  const navigate = async (to: string) => {
+    const url = new URL(to, 'http://localhost');
+    n += 1;
+    navigations.publish({ pathname: url.pathname, search: url.search, hash: url.hash, state: null, key: `k${n}` });
+  };
+  void navigate('/dashboard');
+  return Object.assign(navigations, { navigate });
+}
+type AppRouter = ReturnType<typeof appRouter>;
 
 beforeEach(() => sessionStorage.clear());
 afterEach(() => vi.useRealTimers());

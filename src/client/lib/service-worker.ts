@@ -1,4 +1,5 @@
 import type { Location } from 'react-router';
+import type { Navigations } from './navigations';
 
 /**
  * The app's side of the service worker (docs/decisions/022-service-worker.md). A new version of the app installs in
@@ -6,12 +7,6 @@ import type { Location } from 'react-router';
  * at the URL being opened, then says 'RuralRoute was updated.' once. So a page never runs old code against a newer
  * API, nor asks for old chunks a newer worker no longer keeps.
  */
-
-/** What a router offers that this needs (React Router's data router). */
-export interface NavigatingRouter {
-  state: { location: Location };
-  subscribe(listener: (state: { location: Location; navigation: { location?: Location } }) => void): () => void;
-}
 
 /** Set across the reload that applies an update, so the new version toasts once. */
 export const UPDATED_FLAG = 'rr-updated';
@@ -31,17 +26,17 @@ export async function announceUpdate(storage: Storage = sessionStorage): Promise
 }
 
 /**
- * Follows `router`'s navigations: when a new version waits (or another tab already switched this page's worker), the
- * navigation becomes a full load of its URL under the new version. `load` is the browser's location.assign.
+ * Follows the app's navigations: when a new version waits (or another tab already switched this page's worker), the
+ * page just opened is loaded anew at its URL under the new version. `load` is the browser's location.assign.
  */
 export function applyUpdatesOnNavigation(
   registration: ServiceWorkerRegistration,
   container: ServiceWorkerContainer,
-  router: NavigatingRouter,
+  navigations: Navigations,
   load: (href: string) => void = (href) => window.location.assign(href),
   now: () => number = Date.now,
 ): () => void {
-  let seen = router.state.location.key;
+  let seen = navigations.current?.key;
   let lastCheck = now();
   let applying = false;
   // Set when a new worker took over while this page runs the old version (another tab applied the update).
@@ -66,8 +61,7 @@ export function applyUpdatesOnNavigation(
     waiting.postMessage({ type: 'SKIP_WAITING' });
   };
 
-  const unsubscribe = router.subscribe((state) => {
-    const to = state.navigation.location ?? state.location;
+  const unsubscribe = navigations.subscribe((to) => {
     if (to.key === seen || applying) return;
     seen = to.key;
     if (registration.waiting || outdated) return reloadInto(hrefOf(to));
@@ -83,15 +77,15 @@ export function applyUpdatesOnNavigation(
   };
 }
 
-/** Registers the worker (production builds only: the dev server has none) and follows the router's navigations. */
-export async function startServiceWorker(router: NavigatingRouter): Promise<void> {
+/** Registers the worker (production builds only: the dev server has none) and follows the app's navigations. */
+export async function startServiceWorker(navigations: Navigations): Promise<void> {
   if (!('serviceWorker' in navigator)) return;
   void announceUpdate();
   try {
     // Some environments (an automation setting, a browser extension) answer without a registration.
     const registration = (await navigator.serviceWorker.register('/sw.js', { scope: '/' })) as
       ServiceWorkerRegistration | undefined;
-    if (registration) applyUpdatesOnNavigation(registration, navigator.serviceWorker, router);
+    if (registration) applyUpdatesOnNavigation(registration, navigator.serviceWorker, navigations);
   } catch {
     // Refused (a private window, a browser setting): the app works online as it did before.
   }

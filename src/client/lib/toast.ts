@@ -1,4 +1,4 @@
-import { ApiError } from './api-client';
+import { ApiError } from './api-error';
 import { whenToasterReady } from './toaster-signal';
 
 type Toast = typeof import('sonner').toast;

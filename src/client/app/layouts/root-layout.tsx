@@ -1,17 +1,25 @@
 import { useEffect } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { appNavigations } from '@/lib/navigations';
+import { RouteErrorBoundary } from '../routes/route-error';
+import { ScrollRestoration } from '../scroll-restoration';
 import { ToasterHost } from '../toaster-host';
 
-/** Above every page: scroll position on navigation and the (lazily mounted) toaster. */
+/** Above every page: the error screen a failing page falls back to, scroll positions, and the (lazily mounted) toaster. */
 export function RootLayout() {
+  const location = useLocation();
   // Marks when React has taken the page over (hydrated or rendered it): prerendered HTML is visible before that,
   // but its buttons do nothing yet.
   useEffect(() => {
     document.documentElement.dataset.ready = 'true';
   }, []);
+  // The service worker applies a waiting update at a navigation (lib/service-worker.ts).
+  useEffect(() => appNavigations.publish(location), [location]);
   return (
     <>
-      <Outlet />
+      <RouteErrorBoundary locationKey={location.key}>
+        <Outlet />
+      </RouteErrorBoundary>
       <ScrollRestoration />
       <ToasterHost />
     </>

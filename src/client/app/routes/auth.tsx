@@ -1,19 +1,14 @@
 import { PageMeta } from '@/components/page-meta';
-import { Navigate } from 'react-router';
-import { useSession } from '@/features/auth/api/session';
 import { AuthCard } from '@/features/auth/components/auth-card';
-import { useHydrated } from '@/hooks/use-hydrated';
-import { PAGE_PATHS } from '@shared/routes';
 
 /**
  * Prerendered twice (scripts/prerender.tsx): signed out with the 'Sign In' tab, and with 'Sign Up' for
  * `?tab=signup`, which the server sends for that address. The tab follows the address (AuthCard), like the page
- * sent, so hydration matches; the session (known only in the browser) redirects only once the page is hydrated.
+ * sent, so hydration matches; the session (known only in the browser) is asked for once the page is hydrated, and a
+ * signed-in person is sent on to the dashboard. Outside the query layout: the page's first scripts carry neither the
+ * query cache nor zod (issue 34); the forms fetch them when a field is first focused.
  */
 export function Component() {
-  const session = useSession();
-  const hydrated = useHydrated();
-  if (hydrated && session.data?.user) return <Navigate to={PAGE_PATHS.dashboard} replace />;
   return (
     <div className="flex justify-center px-4 py-10">
       <PageMeta

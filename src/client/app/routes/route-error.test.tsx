@@ -1,24 +1,66 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RouteError } from './route-error';
+import { Link, MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { lazyPage } from '../lazy-page';
+import { RouteErrorBoundary } from './route-error';
 
+beforeEach(() => vi.spyOn(console, 'error').mockImplementation(() => {}));
 afterEach(() => vi.restoreAllMocks());
 
-/** A page whose code failed to arrive, under the error screen with a retry spy. */
-function renderFailedPage(retry: () => void) {
-  const router = createMemoryRouter([
-    {
-      path: '/',
-      errorElement: <RouteError retry={retry} />,
-      lazy: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
-    },
-  ]);
-  render(<RouterProvider router={router} />);
+/** The boundary as RootLayout places it, over the page at the address, with a link to another page. */
+function Pages({ retry, page: Page }: { retry: () => void; page: React.ComponentType }) {
+  const location = useLocation();
+  return (
+    <>
+      <nav>
+        <Link to="/other">Other page</Link>
+      </nav>
+      <RouteErrorBoundary locationKey={location.key} retry={retry}>
+        {location.pathname === '/' ? <Page /> : <h1>The other page</h1>}
+      </RouteErrorBoundary>
+    </>
+  );
+}
+
+/** A page whose code failed to arrive (twice: the preload and the render's try), under the error screen with a retry spy. */
+function renderFailedPage(retry: () => void, load = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')))) {
+  const Page = lazyPage(load);
+  render(
+    <MemoryRouter>
+      <Pages retry={retry} page={Page} />
+    </MemoryRouter>,
+  );
+  return load;
 }
 
 describe('RouteError', () => {
+  it('shows a page whose code arrives on the second try, without the error screen', async () => {
+    let calls = 0;
+    const load = vi.fn(async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      return { Component: () => <h1>Home at last</h1> };
+    });
+    const Page = lazyPage(load);
+    await expect(Page.preload()).rejects.toThrow('Failed to fetch');
+    render(
+      <MemoryRouter>
+        <Pages retry={vi.fn()} page={Page} />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Home at last' })).toBeVisible();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('is left by a navigation: the next page shows', async () => {
+    renderFailedPage(vi.fn());
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Other page' }));
+    expect(await screen.findByRole('heading', { name: 'The other page' })).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
+  });
+
   it("offers 'Try again', which loads the page again", async () => {
     const retry = vi.fn();
     renderFailedPage(retry);

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Component, useEffect, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { PageMeta } from '@/components/page-meta';
 import { buttonVariants } from '@/components/ui/button-variants';
 import { PAGE_PATHS } from '@shared/routes';
@@ -12,8 +12,7 @@ const reloadPage = () => window.location.reload();
  * again, and so does the signal coming back ('online'), so nobody is left on this screen once they have signal.
  */
 export function RouteError({ retry = reloadPage }: { retry?: () => void }) {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) ? error.statusText : 'This page could not be loaded.';
+  const message = 'This page could not be loaded.';
   useEffect(() => {
     window.addEventListener('online', retry);
     return () => window.removeEventListener('online', retry);
@@ -39,4 +38,35 @@ export function RouteError({ retry = reloadPage }: { retry?: () => void }) {
       </div>
     </main>
   );
+}
+
+interface BoundaryProps {
+  children: ReactNode;
+  /** The address on screen: moving to another one leaves the error screen for that page. */
+  locationKey: string;
+  retry?: () => void;
+}
+
+/**
+ * Catches what a page throws while it renders (its code that would not load, a bug) and shows RouteError instead
+ * of a blank screen; the layouts above stay. Cleared by the next navigation, so a link on the error screen works.
+ */
+export class RouteErrorBoundary extends Component<BoundaryProps, { failed: boolean; at: string }> {
+  override state = { failed: false, at: this.props.locationKey };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { failed: boolean; at: string }) {
+    return props.locationKey === state.at ? null : { failed: false, at: props.locationKey };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('The page failed to render', error);
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError retry={this.props.retry} /> : this.props.children;
+  }
 }

@@ -1,12 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { SessionInfo } from '@shared/auth';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
-import { useHydrated } from '@/hooks/use-hydrated';
 import { useTabParam } from '@/hooks/use-tab-param';
-import { useSession } from '../api/session';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
-import { TwoFactorStep } from './two-factor-step';
 import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 
 export type AuthTab = 'signin' | 'signup';
@@ -17,17 +16,50 @@ const TABS: readonly LinkTab<AuthTab>[] = [
   { value: 'signup', label: 'Sign Up', href: SIGN_UP_PATH },
 ];
 
+/** The code step comes with the query cache it uses, both fetched only when a sign-in waits for a code. */
+const TwoFactorPanel = lazy(() =>
+  import('./two-factor-panel').then(async (m) => {
+    await m.cacheRestored;
+    return { default: m.TwoFactorPanel };
+  }),
+);
+
+/**
+ * Who this browser is signed in as, asked once the page has loaded (the prerendered page is the same for everyone):
+ * a plain request, not the app's query cache, which /auth's first scripts do without.
+ */
+function useSessionOnArrival(onSession: (session: SessionInfo) => void) {
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch('/api/auth/session', { signal: controller.signal, headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? (res.json() as Promise<SessionInfo>) : undefined))
+      .then((session) => session && onSession(session))
+      // No signal: the forms are there, and signing in says what the line allows.
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [onSession]);
+}
+
 /**
  * /auth: the 'Sign In' and 'Sign Up' tabs, or, after a correct password with two-factor on (the session is
- * `two_factor_pending`, also when the page is opened again), the 'Authentication code' step.
+ * `two_factor_pending`, also when the page is opened again), the 'Authentication code' step. A signed-in person is
+ * sent on to the dashboard.
  */
 export function AuthCard() {
   // The open tab is the address's: a tap on a tab before the script has loaded follows its link (decision 027).
   const [tab, setTab] = useTabParam<AuthTab>(['signin', 'signup'], { preventScrollReset: true });
   const [createdEmail, setCreatedEmail] = useState('');
-  // The session is known in the browser only: the prerendered page (and its hydration) shows the tabs.
-  const session = useSession();
-  const pending = useHydrated() && session.data?.two_factor_pending === true;
+  const [pending, setPending] = useState(false);
+  const navigate = useNavigate();
+  const onSession = useCallback(
+    (session: SessionInfo) => {
+      if (session.user) navigate(PAGE_PATHS.dashboard, { replace: true });
+      else if (session.two_factor_pending) setPending(true);
+    },
+    [navigate],
+  );
+  useSessionOnArrival(onSession);
+  const leave = useCallback(() => setPending(false), []);
 
   return (
     <Card className="w-full max-w-md">
@@ -39,13 +71,15 @@ export function AuthCard() {
       </CardHeader>
       <CardContent>
         {pending ? (
-          <TwoFactorStep />
+          <Suspense fallback={<p role="status">Loading...</p>}>
+            <TwoFactorPanel onLeave={leave} />
+          </Suspense>
         ) : (
           <>
             <LinkTabList tabs={TABS} value={tab} onSelect={setTab} idBase="auth" />
             <LinkTabPanel idBase="auth" value={tab}>
               {tab === 'signin' ? (
-                <SignInForm key={createdEmail} defaultEmail={createdEmail} />
+                <SignInForm key={createdEmail} defaultEmail={createdEmail} onSignedIn={onSession} />
               ) : (
                 <SignUpForm
                   onCreated={(email) => {

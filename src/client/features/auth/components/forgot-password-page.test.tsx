@@ -15,7 +15,7 @@ const ANSWER = { body: { message: FORGOT_PASSWORD_ANSWER } };
 const renderAt = (route: string) =>
   renderWithProviders(
     <Routes>
-      <Route path={PAGE_PATHS.auth} element={<SignInForm />} />
+      <Route path={PAGE_PATHS.auth} element={<SignInForm onSignedIn={vi.fn()} />} />
       <Route path={PAGE_PATHS.forgotPassword} element={<ForgotPasswordPage />} />
     </Routes>,
     { route },

@@ -11,11 +11,11 @@ const fetchMock = vi.fn();
 vi.stubGlobal('fetch', fetchMock);
 afterEach(() => fetchMock.mockReset());
 
-function renderForm() {
+function renderForm(onSignedIn = vi.fn()) {
   render(
     <MemoryRouter>
       <QueryClientProvider client={new QueryClient()}>
-        <SignInForm />
+        <SignInForm onSignedIn={onSignedIn} />
         <Toaster />
       </QueryClientProvider>
     </MemoryRouter>,

@@ -1,24 +1,38 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { signInSchema, type SignInInput } from '@shared/auth';
+import type { SessionInfo } from '@shared/auth';
 import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';
+import { useSchemaForm } from '@/components/form/use-schema-form';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { toastFirstError } from '@/lib/form-errors';
-import { useSignIn } from '../api/sign-in';
+import { toastApiError } from '@/lib/toast';
 import { linkClass } from './link-class';
 
-export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
-  const signIn = useSignIn();
-  const form = useForm<SignInInput>({
-    resolver: zodResolver(signInSchema),
-    defaultValues: { email: defaultEmail, password: '' },
+/** The schemas, the API and the cache: fetched when a field is first focused (lib/auth-engine.ts). */
+const engine = () => import('../lib/auth-engine');
+
+/**
+ * 'Sign In'. `onSignedIn` gets the session: signed in (the dashboard opens) or waiting for the two-factor code.
+ */
+export function SignInForm({
+  defaultEmail = '',
+  onSignedIn,
+}: {
+  defaultEmail?: string;
+  onSignedIn: (session: SessionInfo) => void;
+}) {
+  const form = useSchemaForm({
+    load: () => engine().then((m) => m.signInSchema),
+    order: ['email', 'password'],
+    onValid: async (values) => {
+      const { sendSignIn } = await engine();
+      await sendSignIn(values).then(onSignedIn, (err: unknown) => toastApiError(err));
+    },
   });
-  const { errors } = form.formState;
+  const { errors } = form;
   // 'Forgot password?' takes what was typed as the e-mail along (router state: not in the address or the logs).
-  const email = useWatch({ control: form.control, name: 'email' }).trim();
+  const [email, setEmail] = useState(defaultEmail.trim());
 
   return (
     <form
@@ -26,32 +40,30 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
       aria-label="Sign in"
       // Prerendered: sent before the script has arrived, the form must not put the password in the address (a GET
       // would); the server answers a POST to the page by sending it again (src/server/http/static.ts).
-      method="post"
       // Spec: both fields required and no other client check; the schema says so in the 'Validation Error' toast,
-      // not the browser's bubble (which would also refuse an e-mail without '@' before the server could answer).
-      noValidate
-      onSubmit={form.handleSubmit(
-        (values) => signIn.mutate(values),
-        (errs) => toastFirstError(errs, ['email', 'password']),
-      )}
+      // not the browser's bubble (which would also refuse an e-mail without '@' before the server could answer):
+      // noValidate, in formProps.
+      {...form.formProps}
     >
-      <Field id="signin-email" label="Email" error={errors.email?.message}>
+      <Field id="signin-email" label="Email" error={errors.email}>
         <Input
-          {...fieldAria('signin-email', errors.email?.message)}
+          {...fieldAria('signin-email', errors.email)}
+          name="email"
           type="email"
           autoComplete="email"
           aria-required="true"
-          {...form.register('email')}
+          defaultValue={defaultEmail}
+          onChange={(event) => setEmail(event.target.value.trim())}
         />
       </Field>
-      <Field id="signin-password" label="Password" error={errors.password?.message}>
+      <Field id="signin-password" label="Password" error={errors.password}>
         <Input
-          {...fieldAria('signin-password', errors.password?.message)}
+          {...fieldAria('signin-password', errors.password)}
+          name="password"
           type="password"
           autoComplete="current-password"
           aria-required="true"
           autoFocus={!!defaultEmail}
-          {...form.register('password')}
         />
       </Field>
       <p className="text-right text-sm">
@@ -59,8 +71,8 @@ export function SignInForm({ defaultEmail = '' }: { defaultEmail?: string }) {
           Forgot password?
         </Link>
       </p>
-      <Button type="submit" className="w-full" disabled={signIn.isPending}>
-        {signIn.isPending ? 'Signing in...' : 'Sign In'}
+      <Button type="submit" className="w-full" disabled={form.busy}>
+        {form.busy ? 'Signing in...' : 'Sign In'}
       </Button>
     </form>
   );

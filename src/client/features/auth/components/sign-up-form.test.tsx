@@ -85,7 +85,6 @@ describe('SignUpForm', () => {
       'Password',
     ],
     ['an empty full name', { name: '' }, 'Full name is required', 'Full Name'],
-    ['a common password', { password: 'Password123!' }, 'This password is too common. Choose another.', 'Password'],
   ])(
     '%s: Validation Error toast with its message, inline alert, focus, no request',
     async (_l, patch, message, label) => {
@@ -98,6 +97,21 @@ describe('SignUpForm', () => {
       expect(fetchMock).not.toHaveBeenCalled();
     },
   );
+
+  it("a common password is the server's answer: Validation Error toast, inline alert, focus; no list downloaded", async () => {
+    const message = 'This password is too common. Choose another.';
+    fetchMock.mockResolvedValue(json(400, { code: 'validation_error', message }));
+    const onCreated = renderForm();
+    await fill({ ...VALID, password: 'Password123!' });
+    await findToast('Validation Error', message);
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription(message);
+    expect(password).toHaveFocus();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(onCreated).not.toHaveBeenCalled();
+  });
 
   it('requires the 18+ confirmation', async () => {
     renderForm();

@@ -1,30 +1,44 @@
-import { useForm } from 'react-hook-form';
 import { LIMITS } from '@shared/limits';
-import { signUpFieldsSchema, signUpSchema, type SignUpInput } from '@shared/auth';
-import { preloadCommonPasswords } from '@shared/password-rules';
+import { COMMON_PASSWORD_MESSAGE } from '@shared/password-messages';
 import { Field, fieldAria } from '@/components/form/field';
+import { useSchemaForm } from '@/components/form/use-schema-form';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toastFirstError } from '@/lib/form-errors';
-import { useSignUp } from '../api/sign-up';
-import { NEW_PASSWORD_HINT, newPasswordResolver } from '../lib/new-password';
+import { ApiError } from '@/lib/api-error';
+import { toastSubmitError, toastSuccess } from '@/lib/toast';
+import { NEW_PASSWORD_HINT } from '../lib/new-password-hint';
 
-/** The spec's rule order (email, password, full name), which is not the form's visual order. */
-const ORDER = ['email', 'password', 'full_name', 'age_confirmed'] as const;
+/** The schemas, the API and the cache: fetched when a field is first focused (lib/auth-engine.ts). */
+const engine = () => import('../lib/auth-engine');
 
-const resolver = newPasswordResolver<SignUpInput>(signUpSchema, signUpFieldsSchema);
-
+/**
+ * 'Sign Up'. The browser checks the spec's rules; whether a password is too common is the server's answer (its
+ * list is 213 KB compressed, too much to send every phone that opens the form), shown under the field like the rest.
+ */
 export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }) {
-  const signUp = useSignUp(onCreated);
-  const form = useForm<SignUpInput>({
-    resolver,
-    defaultValues: { full_name: '', email: '', password: '', age_confirmed: false as unknown as true },
-    // Focus follows the toast (spec order) rather than react-hook-form's registration order.
-    shouldFocusError: false,
+  const form = useSchemaForm({
+    load: () => engine().then((m) => m.signUpFieldsSchema),
+    // The spec's rule order (email, password, full name), which is not the form's visual order.
+    order: ['email', 'password', 'full_name', 'age_confirmed'],
+    onValid: async (values) => {
+      const { sendSignUp } = await engine();
+      await sendSignUp(values).then(
+        (email) => {
+          toastSuccess('Success!', 'Account created successfully. You can now sign in.');
+          onCreated(email);
+        },
+        (err: unknown) => {
+          if (err instanceof ApiError && err.message === COMMON_PASSWORD_MESSAGE) {
+            form.setError('password', err.message);
+            document.getElementById('signup-password')?.focus();
+          }
+          toastSubmitError(err);
+        },
+      );
+    },
   });
-  const { errors, isSubmitting } = form.formState;
-  const busy = isSubmitting || signUp.isPending;
+  const { errors } = form;
   const passwordHint = NEW_PASSWORD_HINT;
 
   return (
@@ -32,57 +46,44 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
       className="space-y-4"
       aria-label="Sign up"
       // Prerendered: sent before the script has arrived, the form must not put the password in the address (a GET
-      // would); the server answers a POST to the page by sending it again (src/server/http/static.ts).
-      method="post"
-      // The shared schema gives every message (spec section 5), so the browser's own bubbles must not run first.
-      noValidate
-      // Someone filling in the form is about to need the common-password list: fetch it while they type.
-      onFocusCapture={preloadCommonPasswords}
-      onSubmit={form.handleSubmit(
-        (values) => signUp.mutate(values),
-        (errs) => {
-          const field = toastFirstError(errs, ORDER);
-          if (field) form.setFocus(field);
-        },
-      )}
+      // would); the server answers a POST to the page by sending it again (src/server/http/static.ts). The shared
+      // schema gives every message (spec section 5), so the browser's own bubbles must not run first (noValidate).
+      {...form.formProps}
     >
-      <Field id="signup-name" label="Full Name" error={errors.full_name?.message}>
+      <Field id="signup-name" label="Full Name" error={errors.full_name}>
         <Input
-          {...fieldAria('signup-name', errors.full_name?.message)}
+          {...fieldAria('signup-name', errors.full_name)}
+          name="full_name"
           autoComplete="name"
           aria-required="true"
-          {...form.register('full_name')}
         />
       </Field>
-      <Field id="signup-email" label="Email" error={errors.email?.message}>
+      <Field id="signup-email" label="Email" error={errors.email}>
         <Input
-          {...fieldAria('signup-email', errors.email?.message)}
+          {...fieldAria('signup-email', errors.email)}
+          name="email"
           type="email"
           autoComplete="email"
           aria-required="true"
-          {...form.register('email')}
         />
       </Field>
-      <Field id="signup-password" label="Password" error={errors.password?.message} hint={passwordHint}>
+      <Field id="signup-password" label="Password" error={errors.password} hint={passwordHint}>
         <Input
-          {...fieldAria('signup-password', errors.password?.message, passwordHint)}
+          {...fieldAria('signup-password', errors.password, passwordHint)}
+          name="password"
           type="password"
           autoComplete="new-password"
           minLength={LIMITS.passwordMin}
           aria-required="true"
-          {...form.register('password')}
         />
       </Field>
       <div className="space-y-2">
         <div className="flex items-center gap-3">
-          {/*
-            A native checkbox: it ticks from the first tap, before the page's script has loaded (the page is
-            prerendered, decision 027), and react-hook-form reads what it holds when the form is sent.
-          */}
+          {/* A native checkbox: it ticks from the first tap, before the page's script has loaded (decision 027). */}
           <input
             type="checkbox"
             id="signup-age"
-            {...form.register('age_confirmed')}
+            name="age_confirmed"
             aria-required="true"
             aria-invalid={errors.age_confirmed ? true : undefined}
             aria-describedby={errors.age_confirmed ? 'signup-age-error' : undefined}
@@ -90,14 +91,14 @@ export function SignUpForm({ onCreated }: { onCreated: (email: string) => void }
           />
           <Label htmlFor="signup-age">I confirm I am {LIMITS.minimumAge} or older</Label>
         </div>
-        {errors.age_confirmed?.message ? (
+        {errors.age_confirmed ? (
           <p id="signup-age-error" role="alert" className="text-sm font-medium text-destructive">
-            {errors.age_confirmed.message}
+            {errors.age_confirmed}
           </p>
         ) : null}
       </div>
-      <Button type="submit" className="w-full" disabled={busy}>
-        {busy ? 'Creating account...' : 'Create Account'}
+      <Button type="submit" className="w-full" disabled={form.busy}>
+        {form.busy ? 'Creating account...' : 'Create Account'}
       </Button>
     </form>
   );

@@ -3,10 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODE_LABEL, RECOVERY_CODE_LABEL, USE_RECOVERY_CODE_LABEL, WRONG_CODE } from '@shared/two-factor';
+import { queryClient } from '@/app/providers';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { AuthCard } from './auth-card';
 
-afterEach(() => vi.unstubAllGlobals());
+// /auth works in the app's own query cache (its forms and the code step bring it when needed), not the test's.
+afterEach(() => {
+  vi.unstubAllGlobals();
+  queryClient.clear();
+});
 
 const USER = {
   id: '3f1c1e53-8f4b-4c1e-9a57-5d3ab2c8d001',
@@ -49,7 +54,7 @@ describe("Sign-in's 'Authentication code' step", () => {
       'POST /auth/sign-in': () => ({ body: PENDING }),
       ...codeRoute(),
     });
-    const { user, client } = renderAuth();
+    const { user } = renderAuth();
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'Correct-Horse-9');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
@@ -59,10 +64,10 @@ describe("Sign-in's 'Authentication code' step", () => {
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(screen.getByRole('heading', { name: CODE_LABEL })).toBeVisible();
     // Still signed out meanwhile: every guard sees no user.
-    expect(client.getQueryData(['auth', 'session'])).toEqual(PENDING);
+    expect(queryClient.getQueryData(['auth', 'session'])).toEqual(PENDING);
     await user.keyboard('123 456{Enter}');
     expect(await screen.findByText('Dashboard')).toBeVisible();
-    expect(client.getQueryData(['auth', 'session'])).toEqual(AAL2);
+    expect(queryClient.getQueryData(['auth', 'session'])).toEqual(AAL2);
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
       ['/auth/sign-in', { email: 'ada@example.com', password: 'Correct-Horse-9' }],
       ['/auth/two-factor', { code: '123456' }],
@@ -136,12 +141,28 @@ describe("Sign-in's 'Authentication code' step", () => {
       'GET /auth/session': () => ({ body: PENDING }),
       'POST /auth/sign-out': () => ({ status: 204 }),
     });
-    const { user, client } = renderAuth();
+    const { user } = renderAuth();
     await screen.findByLabelText(CODE_LABEL);
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     const form = await screen.findByRole('form', { name: 'Sign in' });
     expect(within(form).getByLabelText('Email')).toBeVisible();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/auth/sign-out']);
-    expect(client.getQueryData(['auth', 'session'])).toEqual(SIGNED_OUT);
+    expect(queryClient.getQueryData(['auth', 'session'])).toEqual(SIGNED_OUT);
+  });
+});
+
+describe('/auth on arrival', () => {
+  it('sends a signed-in person on to the dashboard', async () => {
+    stubApi({ 'GET /auth/session': () => ({ body: AAL2 }) });
+    renderAuth();
+    expect(await screen.findByText('Dashboard')).toBeVisible();
+  });
+
+  it('keeps the forms when the session cannot be asked for (no signal)', async () => {
+    const calls = stubApi({ 'GET /auth/session': () => Promise.reject(new TypeError('Failed to fetch')) });
+    renderAuth();
+    await waitFor(() => expect(calls.map((c) => c.path)).toEqual(['/auth/session']));
+    expect(screen.getByRole('form', { name: 'Sign in' })).toBeVisible();
+    expect(screen.queryByText('Dashboard')).toBeNull();
   });
 });

@@ -1,10 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { LIMITS } from '@shared/limits';
 
-/** Shown under every field where a new password is chosen (sign-up, 'Choose a new password'). */
-export const NEW_PASSWORD_HINT = `At least ${LIMITS.passwordMin} characters, with an uppercase letter, a lowercase letter, a number and a special character.`;
+export { NEW_PASSWORD_HINT } from './new-password-hint';
 
 /**
  * A resolver for a form that sets a password. The common-password list is fetched on demand; should that fail (a
