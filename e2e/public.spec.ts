@@ -331,6 +331,26 @@ test('/auth starts without the query cache, zod or a form library; a first focus
   expect(formCode().some((s) => s.includes('dashboard'))).toBe(false);
 });
 
+test('a new page opens at its top; Back returns to where the last one was left, and a reload keeps the place', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 700 });
+  await openPage(page, '/');
+  const bottom = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+  await expect(page).toHaveURL(/\/privacy$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Privacy');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(bottom - 50);
+  await page.evaluate(() => window.scrollTo(0, 300));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
+  await page.reload();
+  await expect(page.locator('html[data-ready="true"]')).toHaveCount(1);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
+});
+
 test('an unknown path shows the 404 page with a 404 status and logs the path', async ({ page }) => {
   const messages: string[] = [];
   page.on('console', (m) => messages.push(m.text()));
