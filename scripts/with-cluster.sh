@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Two instances of the built app on one throwaway PostgreSQL behind nginx (round robin), as a small production
 # deployment: both instances start at the same moment on the empty database (the migration lock decides who
-# migrates), trust one proxy hop, and serve the client. Exports for the command:
-#   CLUSTER_PROXY_URL      the nginx front (what users reach)
+# migrates), trust one proxy hop, and serve the client. nginx speaks HTTPS with HTTP/2 to its clients, as in
+# docs/deploy.md, with the test certificate for localhost and 127.0.0.1 (src/server/test/fixtures), which the command
+# trusts through NODE_EXTRA_CA_CERTS. Exports for the command:
+#   CLUSTER_PROXY_URL      the nginx front (what users reach): https://127.0.0.1:port
 #   CLUSTER_INSTANCE_URLS  the two instances directly, comma-separated
 #   CLUSTER_DATABASE_URL   their database
 # Installs nginx with apt-get when missing; its config, pid, logs and temp files live in a temp dir.
@@ -58,6 +60,9 @@ done
 # The nginx configuration of docs/deploy.md, plus what a throwaway, unprivileged run needs: its own paths, and the
 # answering instance in X-Upstream so the tests can see the round robin.
 mkdir -p "$DIR/nginx"
+CERT=src/server/test/fixtures/localhost-cert.pem
+cp "$CERT" "$DIR/nginx/cert.pem"
+cp src/server/test/fixtures/localhost-key.pem "$DIR/nginx/key.pem"
 cat >"$DIR/nginx/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -78,7 +83,10 @@ http {
     keepalive 32;
   }
   server {
-    listen 127.0.0.1:$PROXY_PORT;
+    listen 127.0.0.1:$PROXY_PORT ssl http2;
+    ssl_certificate     $DIR/nginx/cert.pem;
+    ssl_certificate_key $DIR/nginx/key.pem;
+    ssl_protocols       TLSv1.2 TLSv1.3;
     client_max_body_size 1m;
     location / {
       proxy_pass http://ruralroute;
@@ -126,9 +134,10 @@ wait_for() {
 }
 wait_for "http://127.0.0.1:${PORTS[0]}/api/health" "${PIDS[0]}"
 wait_for "http://127.0.0.1:${PORTS[1]}/api/health" "${PIDS[1]}"
-wait_for "http://127.0.0.1:$PROXY_PORT/api/health" "$NGINX_PID"
+export NODE_EXTRA_CA_CERTS="$PWD/$CERT"
+wait_for "https://127.0.0.1:$PROXY_PORT/api/health" "$NGINX_PID"
 
-export CLUSTER_PROXY_URL="http://127.0.0.1:$PROXY_PORT"
+export CLUSTER_PROXY_URL="https://127.0.0.1:$PROXY_PORT"
 export CLUSTER_INSTANCE_URLS="http://127.0.0.1:${PORTS[0]},http://127.0.0.1:${PORTS[1]}"
 export CLUSTER_DATABASE_URL="$DATABASE_URL"
 echo "[with-cluster] nginx $CLUSTER_PROXY_URL -> $CLUSTER_INSTANCE_URLS" >&2

@@ -1,3 +1,4 @@
+import { connect, constants } from 'node:http2';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import journal from './db/migrations/meta/_journal.json';
@@ -71,6 +72,31 @@ describe.skipIf(!proxy)('two instances behind nginx on one PostgreSQL (scripts/w
     }
     const applied = await db.query('SELECT hash FROM drizzle.__drizzle_migrations');
     expect(applied.rowCount).toBe(journal.entries.length);
+  });
+
+  it('nginx speaks HTTP/2 over TLS to browsers (docs/deploy.md), the app behind it unchanged', async () => {
+    expect(new URL(proxy!).protocol).toBe('https:');
+    // The test certificate is trusted through NODE_EXTRA_CA_CERTS (scripts/with-cluster.sh).
+    const session = connect(proxy!);
+    try {
+      await new Promise<void>((resolve, reject) => session.once('connect', () => resolve()).once('error', reject));
+      expect(session.alpnProtocol).toBe('h2');
+      const answer = (path: string) =>
+        new Promise<{ status: number; type: string }>((resolve, reject) => {
+          const stream = session.request({ [constants.HTTP2_HEADER_PATH]: path });
+          stream.on('response', (h) =>
+            resolve({ status: Number(h[constants.HTTP2_HEADER_STATUS]), type: String(h['content-type']) }),
+          );
+          stream.on('error', reject);
+          stream.resume();
+        });
+      // Several requests at once on the one connection: the page and its API.
+      const [home, health] = await Promise.all([answer('/'), answer('/api/health')]);
+      expect(home).toEqual({ status: 200, type: expect.stringContaining('text/html') });
+      expect(health.status).toBe(200);
+    } finally {
+      session.close();
+    }
   });
 
   it('nginx spreads consecutive requests over both instances (round robin)', async () => {
