@@ -21,6 +21,8 @@ export async function signUpAndSignIn(page: Page, fullName = 'Test Neighbour') {
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The address changes at once; the dashboard shows once its code is in (the sign-in page stays until then).
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back!' })).toBeVisible();
   return { email };
 }
 

@@ -1,5 +1,6 @@
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { PAGE_PATHS } from '@shared/routes';
+import { setPagePreloader } from '@/lib/page-preloader';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
@@ -105,3 +106,5 @@ export async function resolveLazyRoutes(pathname: string, table: RouteObject[] =
   const matches = matchRoutes(table, pathname) ?? [];
   await Promise.all(matches.map(({ route }) => (route.Component as Partial<LazyPage> | null | undefined)?.preload?.()));
 }
+
+setPagePreloader(resolveLazyRoutes);

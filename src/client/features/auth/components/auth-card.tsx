@@ -4,6 +4,7 @@ import type { SessionInfo } from '@shared/auth';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
 import { useTabParam } from '@/hooks/use-tab-param';
+import { preloadPage } from '@/lib/page-preloader';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
 import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
@@ -28,7 +29,7 @@ const TwoFactorPanel = lazy(() =>
  * Who this browser is signed in as, asked once the page has loaded (the prerendered page is the same for everyone):
  * a plain request, not the app's query cache, which /auth's first scripts do without.
  */
-function useSessionOnArrival(onSession: (session: SessionInfo) => void) {
+function useSessionOnArrival(onSession: (session: SessionInfo) => unknown) {
   useEffect(() => {
     const controller = new AbortController();
     fetch('/api/auth/session', { signal: controller.signal, headers: { accept: 'application/json' } })
@@ -52,9 +53,12 @@ export function AuthCard() {
   const [pending, setPending] = useState(false);
   const navigate = useNavigate();
   const onSession = useCallback(
-    (session: SessionInfo) => {
-      if (session.user) navigate(PAGE_PATHS.dashboard, { replace: true });
-      else if (session.two_factor_pending) setPending(true);
+    async (session: SessionInfo) => {
+      if (session.two_factor_pending) return setPending(true);
+      if (!session.user) return;
+      // The dashboard's code first (the sign-in button stays 'Signing in...'), then its address: no page between.
+      await preloadPage(PAGE_PATHS.dashboard);
+      navigate(PAGE_PATHS.dashboard, { replace: true });
     },
     [navigate],
   );

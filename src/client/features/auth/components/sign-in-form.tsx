@@ -13,14 +13,15 @@ import { linkClass } from './link-class';
 const engine = () => import('../lib/auth-engine');
 
 /**
- * 'Sign In'. `onSignedIn` gets the session: signed in (the dashboard opens) or waiting for the two-factor code.
+ * 'Sign In'. `onSignedIn` gets the session: signed in (the dashboard opens) or waiting for the two-factor code; the
+ * form stays busy until what it returns has settled.
  */
 export function SignInForm({
   defaultEmail = '',
   onSignedIn,
 }: {
   defaultEmail?: string;
-  onSignedIn: (session: SessionInfo) => void;
+  onSignedIn: (session: SessionInfo) => unknown;
 }) {
   const form = useSchemaForm({
     load: () => engine().then((m) => m.signInSchema),
