@@ -103,8 +103,11 @@ function inlineStylesheets(html: string, outDir: string): string {
 }
 
 /**
- * A prerendered page loads its scripts through src/client/boot.ts once its HTML has painted, instead of from
- * <head>: the module script and preloads Vite put there are replaced by the list of chunks boot loads.
+ * A prerendered page runs its scripts through src/client/boot.ts once its HTML has painted, instead of from <head>:
+ * the module script Vite put there is replaced by the list of chunks boot starts. They are fetched from the moment
+ * the end of <head> arrives (modulepreload, placed after the inline stylesheet, so the page's text and style come
+ * first): on a slow line the download then starts half a second earlier than if boot asked for it (its own round
+ * trip, then the first paint), which is most of the way to interactive within 3.5 s (issue 34).
  */
 function bootAfterPaint(html: string, chunks: string[], boot: string): string {
   const entry = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/);
@@ -116,10 +119,10 @@ function bootAfterPaint(html: string, chunks: string[], boot: string): string {
       list.splice(1, 0, tag.match(/href="([^"]+)"/)![1]!);
       return '';
     })
-    .replace(
-      '</head>',
-      `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script><script type="module" src="/${boot}"></script></head>`,
-    );
+    .replace('</head>', () => {
+      const preloads = list.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`).join('');
+      return `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script><script type="module" src="/${boot}"></script>${preloads}</head>`;
+    });
 }
 
 /**
