@@ -179,10 +179,11 @@ function slowLineMisses(rows: SlowLineRow[]): string[] {
     if (b.scriptKib !== undefined && Number(row['script KiB']) > b.scriptKib) {
       m.push(`${b.page}: ${row['script KiB']} KiB of script on the slow line > ${b.scriptKib}`);
     }
-    if (row['interactive ms'] > b.interactiveMs) {
+    // Not a number (never marked) is a miss too.
+    if (!(row['interactive ms'] <= b.interactiveMs)) {
       m.push(`${b.page}: interactive in ${row['interactive ms']} ms on the slow line > ${b.interactiveMs}`);
     }
-    if (b.contentMs !== undefined && Number(row['content ms']) > b.contentMs) {
+    if (b.contentMs !== undefined && !(Number(row['content ms']) <= b.contentMs)) {
       m.push(`${b.page}: content in ${row['content ms']} ms on the slow line > ${b.contentMs}`);
     }
     return m;

@@ -90,28 +90,24 @@ const CONTENT: Record<string, string> = { '/dashboard': 'Welcome back!' };
  * after the fact, so the figures do not include the harness's own polling and round trips (which, with a busy main
  * thread, added 250 to 550 ms to a timestamp taken once Playwright had seen the change).
  */
-function recordMoments(content: string | undefined) {
-  const moments: { ready?: number; content?: number } = {};
-  (window as unknown as { __moments: typeof moments }).__moments = moments;
+// A string, not a function: the bench runs through tsx, whose helpers (__name) would not exist in the page.
+const recordMoments = (content: string | undefined) => `(() => {
+  const content = ${JSON.stringify(content ?? null)};
+  const moments = {};
+  window.__moments = moments;
   const check = () => {
     if (moments.ready === undefined && document.documentElement.dataset.ready) moments.ready = performance.now();
     if (content && moments.content === undefined) {
-      for (const h of document.querySelectorAll('h1'))
-        if (h.textContent?.includes(content)) moments.content = performance.now();
+      for (const h of document.querySelectorAll('h1')) if (h.textContent.includes(content)) moments.content = performance.now();
     }
   };
-  new MutationObserver(check).observe(document, {
-    subtree: true,
-    childList: true,
-    attributes: true,
-    characterData: true,
-  });
-}
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`;
 
 async function measure(context: BrowserContext, base: string, path: string, next: string): Promise<SlowLineRow> {
   const page = await context.newPage();
   const net = await networkBytes(context, page);
-  await page.addInitScript(recordMoments, CONTENT[path]);
+  await page.addInitScript(recordMoments(CONTENT[path]));
   await page.goto(`${base}${path}`, { waitUntil: 'commit', timeout: 120_000 });
   await page.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 120_000 });
   if (CONTENT[path]) await page.locator('h1', { hasText: CONTENT[path] }).waitFor({ timeout: 120_000 });
