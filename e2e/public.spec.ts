@@ -349,6 +349,9 @@ test('a new page opens at its top; Back returns to where the last one was left, 
   await page.reload();
   await expect(page.locator('html[data-ready="true"]')).toHaveCount(1);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
+  // Another page opened afresh in the same tab starts at its top, not at the place kept for this one.
+  await openPage(page, '/faq');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
 test('an unknown path shows the 404 page with a 404 status and logs the path', async ({ page }) => {

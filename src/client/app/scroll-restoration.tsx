@@ -6,6 +6,13 @@ const STORAGE_KEY = 'rr-scroll-positions';
 /** A navigation that changes only what the page shows in place (a tab) says so in its state: the page stays put. */
 export const KEEP_SCROLL = { keepScroll: true } as const;
 
+/**
+ * A history entry's key, with its address: a page opened afresh (typed, a link from outside) has no key of its own
+ * yet ('default'), so the address keeps one such page's place from being given to another.
+ */
+const entryOf = (location: { key: string; pathname: string; search: string }) =>
+  `${location.key} ${location.pathname}${location.search}`;
+
 function readPositions(): Record<string, number> {
   try {
     return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}') as Record<string, number>;
@@ -24,7 +31,7 @@ export function ScrollRestoration() {
   const location = useLocation();
   const navigationType = useNavigationType();
   const positions = useRef<Record<string, number> | null>(null);
-  const current = useRef(location.key);
+  const current = useRef(entryOf(location));
   const first = useRef(true);
 
   useEffect(() => {
@@ -51,8 +58,8 @@ export function ScrollRestoration() {
 
   useLayoutEffect(() => {
     positions.current ??= readPositions();
-    current.current = location.key;
-    const saved = positions.current[location.key];
+    current.current = entryOf(location);
+    const saved = positions.current[current.current];
     if (first.current) {
       first.current = false;
       if (saved !== undefined) window.scrollTo(0, saved);

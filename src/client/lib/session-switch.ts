@@ -2,8 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { SessionInfo } from '@shared/auth';
 import { whenAnsweredAs } from './api-client';
 import { queryKeys } from './query-keys';
-
-const CHANNEL = 'ruralroute-session';
+import { SESSION_CHANNEL } from './session-channel';
 
 /**
  * The person signed in on this browser can change under an open page: they signed out or another person signed in
@@ -38,7 +37,7 @@ export function followSessionSwitches(client: QueryClient): () => void {
 
   // Each tab says whom it has signed in whenever that changes (a page load, a sign-in, a sign-out); a tab that
   // knows someone else looks again.
-  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(SESSION_CHANNEL) : undefined;
   if (channel) channel.onmessage = (event: MessageEvent<string | null>) => heard(event.data, 'tab');
   let owner: string | null | undefined;
   const unsubscribe = client.getQueryCache().subscribe(() => {

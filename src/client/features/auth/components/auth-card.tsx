@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
 import { useTabParam } from '@/hooks/use-tab-param';
 import { preloadPage } from '@/lib/page-preloader';
+import { SESSION_CHANNEL } from '@/lib/session-channel';
 import { SignInForm } from './sign-in-form';
 import { SignUpForm } from './sign-up-form';
 import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
@@ -26,18 +27,30 @@ const TwoFactorPanel = lazy(() =>
 );
 
 /**
- * Who this browser is signed in as, asked once the page has loaded (the prerendered page is the same for everyone):
- * a plain request, not the app's query cache, which /auth's first scripts do without.
+ * Who this browser is signed in as, asked once the page has loaded (the prerendered page is the same for everyone),
+ * and again when another tab says someone has signed in (the session cookie is the browser's): a plain request, not
+ * the app's query cache, which /auth's first scripts do without.
  */
 function useSessionOnArrival(onSession: (session: SessionInfo) => unknown) {
   useEffect(() => {
     const controller = new AbortController();
-    fetch('/api/auth/session', { signal: controller.signal, headers: { accept: 'application/json' } })
-      .then((res) => (res.ok ? (res.json() as Promise<SessionInfo>) : undefined))
-      .then((session) => session && onSession(session))
-      // No signal: the forms are there, and signing in says what the line allows.
-      .catch(() => undefined);
-    return () => controller.abort();
+    const ask = () =>
+      fetch('/api/auth/session', { signal: controller.signal, headers: { accept: 'application/json' } })
+        .then((res) => (res.ok ? (res.json() as Promise<SessionInfo>) : undefined))
+        .then((session) => session && onSession(session))
+        // No signal: the forms are there, and signing in says what the line allows.
+        .catch(() => undefined);
+    void ask();
+    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(SESSION_CHANNEL) : undefined;
+    if (channel) {
+      channel.onmessage = (event: MessageEvent<string | null>) => {
+        if (event.data !== null) void ask();
+      };
+    }
+    return () => {
+      controller.abort();
+      channel?.close();
+    };
   }, [onSession]);
 }
 

@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CODE_LABEL, RECOVERY_CODE_LABEL, USE_RECOVERY_CODE_LABEL, WRONG_CODE } from '@shared/two-factor';
 import { queryClient } from '@/app/providers';
+import { SESSION_CHANNEL } from '@/lib/session-channel';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { AuthCard } from './auth-card';
 
@@ -155,6 +156,19 @@ describe('/auth on arrival', () => {
   it('sends a signed-in person on to the dashboard', async () => {
     stubApi({ 'GET /auth/session': () => ({ body: AAL2 }) });
     renderAuth();
+    expect(await screen.findByText('Dashboard')).toBeVisible();
+  });
+
+  it('goes on to the dashboard when another tab says someone signed in', async () => {
+    let session: unknown = SIGNED_OUT;
+    const calls = stubApi({ 'GET /auth/session': () => ({ body: session }) });
+    renderAuth();
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(screen.getByRole('form', { name: 'Sign in' })).toBeVisible();
+    session = AAL2;
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL);
+    otherTab.postMessage(USER.id);
+    otherTab.close();
     expect(await screen.findByText('Dashboard')).toBeVisible();
   });
 
