@@ -351,7 +351,7 @@ export default defineConfig({
             // or the query group, which those pages would then load.
             {
               name: 'ui',
-              test: /src[\\/]client[\\/](lib[\\/](utils|api-error|toast|form-errors)\.ts|components[\\/]ui[\\/](button|card|input|label)\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
+              test: /src[\\/]client[\\/](lib[\\/](utils|api-error|toast|form-errors|session-channel)\.ts|components[\\/]ui[\\/](button|card|input|label)\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
               includeDependenciesRecursively: true,
               priority: 1,
             },
