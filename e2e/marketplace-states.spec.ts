@@ -67,6 +67,8 @@ test('failed deletes toast and keep the row; a failed insert shows the server me
 
   // The real server refuses an insert once the session is gone: 'Error' with the server's own message.
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+  // The dialog closes first (while it is open the page behind takes no clicks; CI once lost the next one there).
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await context.clearCookies();
   await page.getByRole('button', { name: 'Create Request' }).click();
   await page.getByLabel('Title').fill(`Late ${t}`);
