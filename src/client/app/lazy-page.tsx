@@ -9,7 +9,7 @@ export interface PageModule {
 export type LazyPage = ComponentType & { preload: () => Promise<void> };
 
 /**
- * A page component whose code is its own chunk (docs/decisions/028-declarative-router.md). Once its code has
+ * A page component whose code is its own chunk (docs/decisions/028-declarative-router-and-light-auth.md). Once its code has
  * arrived (`preload`, which the app awaits for the first page before hydrating, and the prerender before rendering)
  * it renders at once, with no suspension: the prerendered HTML hydrates without a mismatch and nothing flashes.
  * Before that it suspends like React.lazy; a navigation is a transition, so the page on screen stays until the

@@ -18,7 +18,7 @@ const QueryLayout = lazyPage(() =>
 
 /**
  * Each page is its own chunk: public pages never load the dashboard's code. Paths: src/shared/routes.ts. A plain
- * route table for React Router's declarative mode (docs/decisions/028-declarative-router.md): the pages load through
+ * route table for React Router's declarative mode (docs/decisions/028-declarative-router-and-light-auth.md): the pages load through
  * lazyPage, errors stop at RootLayout's boundary.
  */
 export const routes: RouteObject[] = [

@@ -1,4 +1,4 @@
-import { useRef, useState, type FocusEvent, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { toastFirstMessage } from '@/lib/form-errors';
 import { toastApiError } from '@/lib/toast';
@@ -88,7 +88,7 @@ export function useSchemaForm<K extends string, T>({
     formProps: {
       method: 'post',
       noValidate: true,
-      onFocus: (_event: FocusEvent<HTMLFormElement>) => void loadSchema().catch(() => undefined),
+      onFocus: () => void loadSchema().catch(() => undefined),
       onChange: (event: FormEvent<HTMLFormElement>) => {
         if (!sent.current) return;
         void check(event.currentTarget)
