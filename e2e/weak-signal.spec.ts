@@ -1,5 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { expectNoAxeViolations, expectToast, signUpAndSignIn } from './fixtures';
+import { expectNoAxeViolations, expectToast, PASSWORD, signUpAndSignIn, uniqueEmail } from './fixtures';
 import { card, dateInDays, goTo, postRide, postRideThroughApi, serviceWorkerReady, tag } from './marketplace-helpers';
 
 /** Writes on a weak signal (docs/weak-signal.md): kept on the device with no signal, sent once when it returns. */
@@ -126,4 +126,44 @@ test.describe('before the app is kept on the device', () => {
       timeout: 15_000,
     });
   });
+});
+
+test("a first visit to the dashboard asks for its data before the app's scripts arrive, and loads the inlined stylesheet never", async ({
+  browser,
+  baseURL,
+}) => {
+  // A fresh context: no cached scripts, no service worker; signed in through the API only.
+  const context = await browser.newContext();
+  const email = uniqueEmail('first-visit');
+  const headers = { origin: baseURL! };
+  const data = { email, password: PASSWORD, full_name: 'Fiona Firstvisit', age_confirmed: true };
+  expect((await context.request.post('/api/auth/sign-up', { data, headers })).status()).toBe(201);
+  expect(
+    (await context.request.post('/api/auth/sign-in', { data: { email, password: PASSWORD }, headers })).status(),
+  ).toBe(200);
+  // Every script but the page's early-requests one is held until the dashboard's data has been asked for: the
+  // first screen can only appear if that request left from the HTML, not from the app (or a chunk it imports).
+  let dataAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (dataAsked = resolve));
+  await context.route('**/api/dashboard', (route) => {
+    dataAsked();
+    return route.continue();
+  });
+  await context.route(/\/assets\/(?!early-)[^/]+\.js$/, async (route) => {
+    await asked;
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const stylesheets: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'stylesheet') stylesheets.push(r.url());
+  });
+  // The lazy chunks the dashboard imports once it is up (the live-events one among them) bring the entry's
+  // stylesheet as a dependency; the page already has it inline.
+  const liveEvents = page.waitForResponse(/\/assets\/live-events-[^/]+\.js$/);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back!' })).toBeVisible();
+  await liveEvents;
+  expect(stylesheets).toEqual([]);
+  await context.close();
 });

@@ -3,7 +3,8 @@
 // saved. The build writes the list into the page (vite.config.ts, appShellPage); the API client takes each answer
 // instead of asking again (src/client/lib/early-responses.ts). Nothing here is specific to a person: the requests
 // carry the visitor's own cookie, and a signed-out visitor's answers (401) are simply never used.
-import { EARLY_REQUESTS_GLOBAL, type EarlyRequest, type EarlyRequests } from './lib/early-responses';
+// Type imports only: this file must stay a chunk of its own, with no import, or it would wait for that chunk.
+import type { EarlyRequest, EarlyRequests } from './lib/early-responses';
 
 const list = document.getElementById('rr-early');
 const wanted: EarlyRequest[] = list ? (JSON.parse(list.textContent || '[]') as EarlyRequest[]) : [];
@@ -16,4 +17,4 @@ for (const { path, media } of wanted) {
   response.catch(() => undefined);
   early.set(path, { at: performance.now(), response });
 }
-(globalThis as Record<string, unknown>)[EARLY_REQUESTS_GLOBAL] = early;
+globalThis.__rrEarlyRequests = early;

@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EARLY_MAX_AGE_MS, EARLY_REQUESTS_GLOBAL, fetchOrEarly, type EarlyRequests } from './early-responses';
-
-const globals = globalThis as Record<string, unknown>;
+import { EARLY_MAX_AGE_MS, fetchOrEarly, type EarlyRequests } from './early-responses';
 
 function early(url: string, response: Promise<Response>, at = performance.now()): EarlyRequests {
   const map: EarlyRequests = new Map([[url, { at, response }]]);
-  globals[EARLY_REQUESTS_GLOBAL] = map;
+  globalThis.__rrEarlyRequests = map;
   return map;
 }
 
 afterEach(() => {
-  delete globals[EARLY_REQUESTS_GLOBAL];
+  globalThis.__rrEarlyRequests = undefined;
   vi.unstubAllGlobals();
 });
 

@@ -3,7 +3,12 @@
  * The API client takes one instead of sending the same GET again, so the dashboard's first queries are answered as
  * soon as the app asks. Each is used once, and only while fresh: a list asked for later must be current.
  */
-export const EARLY_REQUESTS_GLOBAL = '__rrEarlyRequests';
+declare global {
+  // Set by src/client/early-requests.ts, which must import nothing at run time: an import would put it behind the
+  // chunk it imports from (CI's build refuses an early chunk with imports, vite.config.ts), and its requests would
+  // then start only once that chunk had downloaded. A global declared here keeps both sides on one typed name.
+  var __rrEarlyRequests: EarlyRequests | undefined;
+}
 /** Longer than a first visit on a slow line takes to start the app (about 4 s), short enough to never be stale. */
 export const EARLY_MAX_AGE_MS = 15_000;
 
@@ -21,7 +26,7 @@ export type EarlyRequests = Map<string, { at: number; response: Promise<Response
  * fetch itself would.
  */
 export function fetchOrEarly(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
-  const early = (globalThis as Record<string, unknown>)[EARLY_REQUESTS_GLOBAL] as EarlyRequests | undefined;
+  const early = globalThis.__rrEarlyRequests;
   const entry = (init.method ?? 'GET') === 'GET' && init.body == null ? early?.get(url) : undefined;
   if (!entry) return fetch(url, init);
   early!.delete(url);
