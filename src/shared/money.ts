@@ -16,3 +16,43 @@ export function formatMoney(amount: string): string {
   const whole = Math.floor(cents / 100).toLocaleString('en-US');
   return `$${whole}.${String(cents % 100).padStart(2, '0')}`;
 }
+
+// ─── Payments (issue 35, docs/payments.md) ──────────────────────────────────────────────────────────────────────
+// Amounts are integer cents, USD, computed on the server only; the browser shows what the server answered.
+
+/** The service fee's share of the compensation, and its floor. */
+export const SERVICE_FEE_RATE_PERCENT = 10;
+export const SERVICE_FEE_MIN_CENTS = 50;
+
+/** The requester's service fee on a compensation: 10%, rounded to the cent (half up), at least $0.50; none for $0. */
+export function serviceFeeCents(compensationCents: number): number {
+  if (compensationCents <= 0) return 0;
+  return Math.max(SERVICE_FEE_MIN_CENTS, Math.round((compensationCents * SERVICE_FEE_RATE_PERCENT) / 100));
+}
+
+/** Who cancelled, and whether the item had been picked up: what the cancellation policy needs to know. */
+export interface CancellationCase {
+  by: 'driver' | 'requester';
+  pickedUp: boolean;
+}
+
+/**
+ * The cancellation policy (/terms 'Cancellations and disputes'): the driver cancelling at any time, or the requester
+ * before pickup, refunds everything; the requester cancelling after pickup leaves the driver half the compensation
+ * (rounded down to the cent) for the trip made, and refunds the rest and the fee.
+ */
+export function cancellationSplit(
+  compensationCents: number,
+  feeCents: number,
+  c: CancellationCase,
+): { refundCents: number; driverKeepsCents: number } {
+  const driverKeepsCents = c.by === 'requester' && c.pickedUp ? Math.floor(compensationCents / 2) : 0;
+  return { refundCents: compensationCents + feeCents - driverKeepsCents, driverKeepsCents };
+}
+
+/** 1250 -> '$12.50'; -75 -> '-$0.75'. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+}

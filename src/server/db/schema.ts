@@ -18,3 +18,4 @@ export * from './schema/jobs';
 export * from './schema/secrets';
 export * from './schema/along-route';
 export * from './schema/list-versions';
+export * from './schema/payments';

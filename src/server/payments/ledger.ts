@@ -1,0 +1,159 @@
+import { inArray, sql } from 'drizzle-orm';
+import { rowsOf } from '../db/result-rows';
+import type { Db } from '../db/client';
+import { ledgerAccounts, ledgerEntries, ledgerTransactions, LEDGER_TRANSACTION_KINDS } from '../db/schema';
+
+/**
+ * The double-entry ledger (decision 029, docs/payments.md). Every money move is one `post`: a ledger transaction
+ * whose entries sum to zero, written inside the caller's database transaction (the booking move that causes it).
+ * The database enforces the rules itself (migration 0023): entries move balances in their own statement, a guarded
+ * account can never go below zero, a transaction's entries sum to zero at commit, and nothing is ever rewritten.
+ */
+
+export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
+
+/** An account, by what it is for. The platform's accounts are single; held money and earnings are per owner. */
+export type AccountRef =
+  | 'outside'
+  | 'fees'
+  | 'refunds_pending'
+  | 'payouts_pending'
+  | { held: string /* payment id */ }
+  | { driver: string /* user id */ };
+
+export interface Line {
+  account: AccountRef;
+  /** Cents; positive adds to the account, negative takes from it. */
+  amount: number;
+}
+
+export interface Posting {
+  kind: LedgerTransactionKind;
+  /** Derived from the payment and the move: posting the same key twice posts once. */
+  key: string;
+  paymentId?: string;
+  bookingId?: string;
+  lines: Line[];
+}
+
+/** A ledger rule broken by the code (a guarded balance would go negative): a defect, never the user's input. */
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+}
+
+export function accountKey(ref: AccountRef): string {
+  if (typeof ref === 'string') return ref;
+  return 'held' in ref ? `held:${ref.held}` : `driver:${ref.driver}`;
+}
+
+function accountRow(ref: AccountRef) {
+  const key = accountKey(ref);
+  if (typeof ref === 'string') return { key, kind: ref };
+  return 'held' in ref
+    ? { key, kind: 'held' as const, paymentId: ref.held }
+    : { key, kind: 'driver' as const, userId: ref.driver };
+}
+
+/**
+ * Posts one money move inside `tx`. Returns false when a move with the same key was already posted (nothing is
+ * written again). Throws LedgerError when a guarded account would go below zero; the caller's transaction then
+ * rolls back whole.
+ */
+export async function post(tx: Db, posting: Posting): Promise<boolean> {
+  const byKey = new Map<string, { ref: AccountRef; amount: number }>();
+  for (const line of posting.lines) {
+    if (!Number.isSafeInteger(line.amount)) throw new LedgerError(`not a whole number of cents: ${line.amount}`);
+    const key = accountKey(line.account);
+    const prev = byKey.get(key);
+    byKey.set(key, { ref: line.account, amount: (prev?.amount ?? 0) + line.amount });
+  }
+  const lines = [...byKey.entries()].filter(([, l]) => l.amount !== 0);
+  const total = lines.reduce((s, [, l]) => s + l.amount, 0);
+  if (total !== 0) throw new LedgerError(`posting ${posting.key} is unbalanced by ${total}`);
+  if (!lines.length) throw new LedgerError(`posting ${posting.key} moves nothing`);
+
+  // One statement: the transaction and the entries of the accounts that exist. No transaction row (its key was
+  // posted before) means nothing is written. Entries go in by account id: the entry trigger locks each account as it
+  // applies its entry, so every move locks the accounts it touches in the same order and two moves never wait on
+  // each other in a circle.
+  const values = sql.join(
+    lines.map(([key, l]) => sql`(${key}, ${l.amount}::bigint)`),
+    sql`, `,
+  );
+  const [result] = await guarded(posting, async () =>
+    rowsOf<{ transaction_id: number | null; entries: number }>(
+      await tx.execute(sql`
+        with t as (
+          insert into ${ledgerTransactions} (kind, idempotency_key, payment_id, booking_id)
+          values (${posting.kind}, ${posting.key}, ${posting.paymentId ?? null}, ${posting.bookingId ?? null})
+          on conflict (idempotency_key) do nothing
+          returning id
+        ), lines (key, amount) as (values ${values}),
+        ins as (
+          insert into ${ledgerEntries} (transaction_id, account_id, amount)
+          select t.id, a.id, lines.amount
+          from t, lines join ${ledgerAccounts} a on a.key = lines.key
+          order by a.id
+          returning 1
+        )
+        select (select id from t) as transaction_id, (select count(*) from ins)::int as entries`),
+    ),
+  );
+  if (result?.transaction_id == null) return false;
+  if (result.entries < lines.length) {
+    // An account's first move (a new payment's, a new driver's): create it, then its entries, after the rest.
+    await tx
+      .insert(ledgerAccounts)
+      .values(lines.map(([, l]) => accountRow(l.ref)))
+      .onConflictDoNothing({ target: ledgerAccounts.key });
+    const transactionId = Number(result.transaction_id);
+    await guarded(posting, () =>
+      tx.execute(sql`
+        insert into ${ledgerEntries} (transaction_id, account_id, amount)
+        select ${transactionId}::bigint, a.id, lines.amount
+        from (values ${values}) as lines (key, amount) join ${ledgerAccounts} a on a.key = lines.key
+        where not exists (
+          select 1 from ${ledgerEntries} e where e.transaction_id = ${transactionId}::bigint and e.account_id = a.id)
+        order by a.id`),
+    );
+  }
+  return true;
+}
+
+/** Runs a statement that inserts entries: a guarded account going below zero becomes a LedgerError. */
+async function guarded<T>(posting: Posting, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (guardViolated(err)) throw new LedgerError(`posting ${posting.key} would take a guarded account below zero`);
+    throw err;
+  }
+}
+
+function guardViolated(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 3; depth++) {
+    if ((e as { constraint?: unknown }).constraint === 'ledger_accounts_guarded') return true;
+    if (String((e as { message?: unknown }).message).includes('ledger_accounts_guarded')) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The balances of the given accounts (0 for one never used). */
+export async function balances(db: Db, refs: AccountRef[]): Promise<number[]> {
+  const keys = refs.map(accountKey);
+  const rows = await db
+    .select({ key: ledgerAccounts.key, balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.key, keys));
+  const byKey = new Map(rows.map((r) => [r.key, Number(r.balance)]));
+  return keys.map((k) => byKey.get(k) ?? 0);
+}
+
+/** The sum of every balance: zero whenever the ledger is whole. */
+export async function ledgerTotal(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balance}), 0)` })
+    .from(ledgerAccounts);
+  return Number(row?.total ?? 0);
+}
