@@ -410,11 +410,14 @@ async function main() {
 
       const writes: WritePass[] = [
         {
-          name: 'choose (POST /bookings/:id/choose)',
+          // Seeded requests carry compensation: choosing pays with the embedded provider's test card (issue 35).
+          name: 'choose (POST /bookings/:id/choose, paying)',
           items: prep.chooses,
           path: (id) => `/api/bookings/${id}/choose`,
           contentType: 'application/json',
-          body: Buffer.from('{}'),
+          body: Buffer.from(
+            JSON.stringify({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
+          ),
         },
         {
           name: 'complete (POST /bookings/:id/complete, code)',

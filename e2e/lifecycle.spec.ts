@@ -7,15 +7,15 @@ import { card, createRequest, goTo, newUser, openBooking, tag } from './marketpl
  * (own session), acting on the same server. Every step goes through the UI; nothing is set up through the API.
  */
 
-/** A posts a request from My Requests and sees it there as Open. */
-async function postRequest(page: Page, title: string) {
+/** A posts a request from My Requests (paying $15 by default; `pay` null: no compensation) and sees it Open. */
+async function postRequest(page: Page, title: string, pay: string | null = '15') {
   await goTo(page, 'My Requests', 'My Requests');
   await createRequest(page, {
     title,
     description: 'Three sacks of chicken feed',
     pickup: 'Grain store, Mill Rd',
     delivery: 'Upper Farm',
-    pay: '15',
+    ...(pay ? { pay } : {}),
   });
   await expectToast(page, 'Request created successfully');
   await expect(card(page, title)).toContainText('Open');
@@ -103,11 +103,27 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
   await expect(offerItem).toContainText('Offered');
   await expectNoAxeViolations(a.page);
 
+  // The request pays $15: choosing the driver pays $15 and the $1.50 fee, held until the delivery is complete.
   await offerItem.getByRole('button', { name: `Choose this driver: ${bName}` }).click();
-  const choose = a.page.getByRole('alertdialog', { name: `Choose ${bName}?` });
-  await expect(choose).toContainText(`${bName} will deliver "${title}".`);
+  const choose = a.page.getByRole('dialog', { name: `Choose ${bName}?` });
+  await expect(choose).toHaveAccessibleDescription('You pay $16.50 now');
+  await expect(choose).toContainText(`Delivery by ${bName}: $15.00`);
+  await expect(choose).toContainText('Service fee: $1.50');
+  await expect(choose).toContainText('Held by RuralRoute until the delivery is complete.');
+  await expect(choose).toContainText('Test mode: no real money moves.');
   await expectNoAxeViolations(a.page);
-  await choose.getByRole('button', { name: 'Confirm' }).click();
+  // A declined card changes nothing, and the dialog stays for another card.
+  await choose.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await choose.getByLabel('Expiry').fill('12/40');
+  await choose.getByLabel('CVC').fill('123');
+  await choose.getByLabel('ZIP').fill('05401');
+  await choose.getByRole('button', { name: 'Pay and confirm' }).click();
+  await expectToast(a.page, 'Error', 'Your card was declined. Try another card.');
+  await expect(choose).toBeVisible();
+  await expect(choose.getByLabel('Card number')).toBeFocused();
+  await expect(status(a.page)).toContainText('Open');
+  await choose.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await choose.getByRole('button', { name: 'Pay and confirm' }).click();
   await expectToast(a.page, 'Driver confirmed');
   await expect(choose).toBeHidden();
   await expect(status(a.page)).toContainText('Matched');
@@ -227,7 +243,8 @@ test('a confirmed booking cancelled with a reason: both see who and why, the req
   const a = await newUser(browser, aName);
   const b = await newUser(browser, bName);
 
-  await postRequest(a.page, title);
+  // No compensation: choosing is a plain confirmation (the paid choice is the first story's).
+  await postRequest(a.page, title, null);
   await offer(b.page, title);
 
   // A chooses B with the keyboard alone; Escape first closes the dialog and gives focus back to its button.

@@ -6,6 +6,7 @@ import { foldListVersions } from './db/list-versions';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
+import { PAYMENT_REFUND_JOB, PAYMENT_VOID_JOB } from './payments';
 import { createReviewSweep } from './reviews';
 
 const HOUR = 3_600_000;
@@ -44,6 +45,10 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
     ACCOUNT_DELETED_JOB,
     accountDeletedMailHandler(db, mailer, { appUrl, supportEmail: env.SUPPORT_EMAIL }),
   );
+
+  // Refunds decided in a booking's transaction, and charges whose choice failed, sent through the provider.
+  jobs.register(PAYMENT_REFUND_JOB, services.payments.refundJob);
+  jobs.register(PAYMENT_VOID_JOB, services.payments.voidJob);
 
   // Old read notifications and finished jobs, hourly.
   const notificationSweep = createNotificationSweep(db, clock);

@@ -138,7 +138,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       bookingRoutes({
         service: createBookingService(db),
         reader: createBookingReader(db),
-        transitions: createTransitions(db, attempts),
+        transitions: createTransitions(db, attempts, s.payments),
         throttle,
       }),
     ],

@@ -10,6 +10,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
 import { createUnsubscribeTokens } from './notifications';
+import { createPaymentFlow, createTestProvider } from './payments';
 
 export const MINUTE = 60_000;
 
@@ -95,6 +96,8 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     throttle,
     idempotencyKeys: createIdempotencyStore(db, clock),
     unsubscribeTokens: createUnsubscribeTokens(db),
+    /** Payments (issue 35): the flow of a booking's money, on the configured provider. */
+    payments: createPaymentFlow(db, createTestProvider(db)),
   };
 }
 

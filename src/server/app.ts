@@ -46,7 +46,8 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
 
   /**
    * `close` ends every live stream and stops the background work (call before closing the database); `events` is
-   * the live-event hub, and `reviews`, `notifications`, `idempotency` and `jobs` run a sweep or the due jobs now.
+   * the live-event hub, and `reviews`, `notifications`, `idempotency` and `jobs` run a sweep or the due jobs now;
+   * `payments` is the payment flow.
    */
   return Object.assign(app, {
     close: async () => {
@@ -58,5 +59,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notifications: background.notifications,
     idempotency: background.idempotency,
     jobs: background.jobs,
+    /** The payment flow (reconciliation's repair runs from here until its job exists). */
+    payments: services.payments,
   });
 }

@@ -122,6 +122,11 @@ const settingsSchema = z.object({
   /** Serve the built web client (`npm start` builds it when stale). `npm run dev` turns it off: Vite serves it there. */
   SERVE_CLIENT: bool(true),
   LOG_REQUESTS: bool(false),
+  /**
+   * Who moves the money (docs/payments.md): `test`, the embedded provider (test cards, no real money; the default),
+   * or `stripe` (to come).
+   */
+  PAYMENTS_PROVIDER: z.enum(['test']).default('test'),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
   SUPPORT_EMAIL: z
     .string()

@@ -25,6 +25,10 @@ export const ERROR_CODES = [
   'delivery_code_locked',
   'confirmed_booking_exists',
   'invalid_image',
+  // Payments (issue 35): no card for a paid request, another choice of it paying now, the card refused.
+  'payment_required',
+  'payment_in_progress',
+  'card_declined',
   // Messages and moderation (src/shared/messages.ts, src/shared/moderation.ts).
   'conversation_closed',
   'blocked',

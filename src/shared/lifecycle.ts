@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentQuoteSchema } from './payments';
 import { ratingSummarySchema } from './rating';
 import { bookingStatusSchema, requestStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
@@ -127,6 +128,8 @@ export const bookingDetailSchema = z.object({
   /** Only for the requester while confirmed; never sent to the driver. */
   delivery_code: z.string().nullable(),
   has_photo: z.boolean(),
+  /** For the requester while the offer is pending on a request with compensation: what choosing it costs. */
+  payment_quote: paymentQuoteSchema.nullable(),
   /** Set when the booking was cancelled: who, and why. */
   cancellation: z
     .object({
@@ -155,6 +158,8 @@ export const requestDetailSchema = requestFieldsSchema.extend({
   offers: z.array(offerSchema),
   /** The confirmed or completed booking, when there is one. */
   booking: z.object({ id: z.string().uuid(), status: z.enum(['confirmed', 'completed']), driver: person }).nullable(),
+  /** What choosing a driver costs, for a request with compensation (docs/payments.md); null without. */
+  payment_quote: paymentQuoteSchema.nullable(),
 });
 export type RequestDetail = z.infer<typeof requestDetailSchema>;
 

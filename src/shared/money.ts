@@ -50,6 +50,21 @@ export function cancellationSplit(
   return { refundCents: compensationCents + feeCents - driverKeepsCents, driverKeepsCents };
 }
 
+/** What choosing a driver for this compensation costs the requester: null when there is nothing to pay. */
+export function quoteFor(
+  compensationCents: number | null,
+  testMode: boolean,
+): { compensation_cents: number; fee_cents: number; total_cents: number; test_mode: boolean } | null {
+  if (!compensationCents || compensationCents <= 0) return null;
+  const fee = serviceFeeCents(compensationCents);
+  return {
+    compensation_cents: compensationCents,
+    fee_cents: fee,
+    total_cents: compensationCents + fee,
+    test_mode: testMode,
+  };
+}
+
 /** 1250 -> '$12.50'; -75 -> '-$0.75'. */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';

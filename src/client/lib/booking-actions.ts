@@ -36,7 +36,7 @@ function bodyOf(input: BookingActionInput): Pick<Change, 'body' | 'form'> {
 }
 
 /** Every list and detail a step may change: the booking, its request's status and offers, the lists, the counts. */
-const changedBy = (bookingId: string) => [
+export const changedBy = (bookingId: string) => [
   queryKeys.bookingDetail(bookingId),
   queryKeys.requests,
   queryKeys.myBookings,

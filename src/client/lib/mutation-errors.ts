@@ -1,5 +1,6 @@
 import { LIFECYCLE_ERRORS } from '@shared/lifecycle';
 import { MARKETPLACE_ERRORS } from '@shared/marketplace';
+import { PAYMENT_ERRORS } from '@shared/payments';
 import { REVIEW_ERRORS } from '@shared/reviews';
 import { ApiError, isQueued } from './api-client';
 import { toastApiError, toastError } from './toast';
@@ -16,6 +17,7 @@ function knownRefusal(err: unknown): { title: string; message: string } | undefi
     return MARKETPLACE_ERRORS[err.code as keyof typeof MARKETPLACE_ERRORS];
   if (Object.hasOwn(LIFECYCLE_ERRORS, err.code)) return LIFECYCLE_ERRORS[err.code as keyof typeof LIFECYCLE_ERRORS];
   if (Object.hasOwn(REVIEW_ERRORS, err.code)) return REVIEW_ERRORS[err.code as keyof typeof REVIEW_ERRORS];
+  if (Object.hasOwn(PAYMENT_ERRORS, err.code)) return PAYMENT_ERRORS[err.code as keyof typeof PAYMENT_ERRORS];
   return undefined;
 }
 

@@ -109,6 +109,7 @@ export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDet
     picked_up_at: null,
     delivery_code: null,
     has_photo: false,
+    payment_quote: null,
     cancellation: null,
     ...over,
   };
@@ -128,6 +129,7 @@ export function makeRequestDetail(over: Partial<RequestDetail> = {}): RequestDet
     created_at: '2026-05-01T09:00:00.000Z',
     offers: [],
     booking: null,
+    payment_quote: null,
     ...over,
   };
 }

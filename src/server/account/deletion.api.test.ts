@@ -215,6 +215,8 @@ describe('Delete account: an account with a bit of everything', () => {
     reports: 'moderation records (reporter or reported)',
     moderation_actions: 'the moderation audit log',
     user_events: "other people's live events kept for resumes (a message's sender, a read mark's reader)",
+    payments: 'what was paid for which booking, by and to whom: money records are kept (docs/payments.md)',
+    ledger_accounts: "a driver's earnings account: the ledger's history is never rewritten (decision 029)",
   };
 
   it('leaves no personal data: no table holds the name or address, and only the allowed ones the id', async () => {

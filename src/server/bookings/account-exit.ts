@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import type { Outbox } from '../events';
 import type { NewNotification } from '../notifications';
+import { refundOnCancel } from '../payments';
 import { MOVES, type Move } from './lifecycle';
 import { announce, declineOffersWhere, eventRow } from './transitions';
 
@@ -20,7 +21,8 @@ const CANCEL = move('cancel', 'driver');
  * as the person would have through the lifecycle, with the same events, live `booking.changed` and notices:
  * - their pending offers are withdrawn (event 'withdrawn'; the requester hears 'booking_cancelled', 'withdrawn');
  * - their confirmed bookings, in either role, are cancelled with the reason 'account_deleted' (the other person
- *   hears 'booking_cancelled' with that reason; a matched request of someone else is open again);
+ *   hears 'booking_cancelled' with that reason; a matched request of someone else is open again); a paid one is
+ *   refunded under the cancellation policy, as if they had cancelled it;
  * - pending offers on their own requests are declined (event and cause 'request_withdrawn').
  * Completed, declined and cancelled bookings stay as they are: they are the other person's history too.
  *
@@ -72,7 +74,13 @@ export async function endBookingsOfLeavingUser(tx: Db, userId: string, out: Outb
     .update(bookings)
     .set({ status: CANCEL.to, deliveryCode: null, endedAt: sql`clock_timestamp()` })
     .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`))
-    .returning(parties);
+    .returning({ ...parties, pickedUpAt: bookings.pickedUpAt });
+  // Paid bookings are refunded as if the leaving person had cancelled them (docs/payments.md).
+  for (const b of cancelled)
+    await refundOnCancel(tx, b.id, {
+      by: b.driverId === userId ? 'driver' : 'requester',
+      pickedUp: b.pickedUpAt !== null,
+    });
   if (cancelled.length) {
     await tx.insert(bookingEvents).values(
       cancelled.map((b) => ({

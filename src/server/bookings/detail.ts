@@ -6,7 +6,7 @@ import type {
   BookingRole,
   AnyCancelReason,
 } from '../../shared/lifecycle';
-import { centsToDecimal } from '../../shared/money';
+import { centsToDecimal, quoteFor } from '../../shared/money';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
@@ -123,6 +123,7 @@ export function createBookingReader(db: Db) {
       // The handoff code is the requester's to give: the driver's browser never receives it.
       delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
       has_photo: row.hasPhoto,
+      payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, true) : null,
       cancellation:
         cancelled?.actor && cancelled.reason
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }

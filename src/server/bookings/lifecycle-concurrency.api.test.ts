@@ -4,7 +4,7 @@ import type { BookingDetail } from '../../shared/lifecycle';
 import type { Db } from '../db/client';
 import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import { callApp, setupTestApp, setupTwoInstances, type CallResult } from '../test/harness';
-import { lifecycleHelpers } from '../test/lifecycle';
+import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 const SKIP_REASON = '(skipped without DATABASE_URL: PGlite has one connection, so no race)';
@@ -40,7 +40,10 @@ describe.skipIf(!realPostgres)(`booking lifecycle races on real PostgreSQL ${SKI
       const s = await story(10, `Race ${round}`);
       const answers = await Promise.all(s.offers.map((o) => act(s.requester.token, o.id, 'choose')));
       expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
-      for (const a of answers.filter((x) => x.status === 409)) expect(a.body).toMatchObject({ code: STATE_CHANGED });
+      // The request is paid for (compensation): a choice that comes while another is paying is refused before its
+      // card is charged (payment_in_progress); one that comes after, by the booking's new state.
+      for (const a of answers.filter((x) => x.status === 409))
+        expect([STATE_CHANGED, 'payment_in_progress']).toContain((a.body as unknown as { code: string }).code);
       const after = await statusesOf(ctx.database.db, s.request.id);
       expect(statusCounts(after.bookings)).toEqual({ confirmed: 1, declined: 9 });
       expect(after.request).toBe('matched');
@@ -147,7 +150,7 @@ describe.skipIf(!realPostgres)(`choose on two app instances at once ${SKIP_REASO
     for (let round = 0; round < 5; round++) {
       const s = await story(2, `Two instances ${round}`);
       const choose = (via: typeof a, id: string): Promise<CallResult> =>
-        via('POST', `/bookings/${id}/choose`, { cookie: s.requester.token, body: {} });
+        via('POST', `/bookings/${id}/choose`, { cookie: s.requester.token, body: { card: TEST_CARD } });
       const answers = await Promise.all([choose(a, s.offers[0]!.id), choose(b, s.offers[1]!.id)]);
       expect(answers.map((x) => x.status).sort()).toEqual([200, 409]);
       const after = await statusesOf(ctx.databases[0].db, s.request.id);

@@ -16,6 +16,7 @@ import {
   pageQuerySchema,
   pageSchema,
 } from '../../shared/marketplace';
+import { cardSchema } from '../../shared/payments';
 import { notFound } from '../core/domain-error';
 import { objectBody } from '../http/body';
 import { sendPage } from '../http/listing-routes';
@@ -88,8 +89,7 @@ const photoRoute = createRoute({
   },
 });
 
-const ACTION_DESCRIPTIONS: Record<Exclude<BookingAction, 'cancel' | 'complete'>, string> = {
-  choose: 'The requester chooses this driver: confirmed, the request matched, every other pending offer declined',
+const ACTION_DESCRIPTIONS: Record<Exclude<BookingAction, 'cancel' | 'complete' | 'choose'>, string> = {
   decline: 'The requester declines this pending offer',
   withdraw: 'The driver withdraws their pending offer (cancelled)',
   pickup: "The driver marks the item as picked up (once; the status stays 'confirmed')",
@@ -110,6 +110,29 @@ const actionRoute = (action: keyof typeof ACTION_DESCRIPTIONS) =>
     request: { params: idParamSchema, body: emptyBody },
     responses: { ...detailResponse(ACTION_DESCRIPTIONS[action]), ...errorResponses(400, 401, 403, 404, 409, 429) },
   });
+
+/** choose: `{}` (or no body) on a request without compensation; `{ card }` to pay for one with compensation. */
+const chooseBody = z.object({ card: cardSchema().optional() });
+
+const chooseRoute = createRoute({
+  method: 'post',
+  path: '/{id}/choose',
+  tags: ['bookings'],
+  request: {
+    params: idParamSchema,
+    body: {
+      required: false,
+      content: { 'application/json': { schema: objectBody(chooseBody, INPUT_FALLBACK_MESSAGE) } },
+    },
+  },
+  responses: {
+    ...detailResponse(
+      'The requester chooses this driver: confirmed, the request matched, every other pending offer declined. On ' +
+        'a request with compensation the card is charged and the payment held until the delivery is complete',
+    ),
+    ...errorResponses(400, 401, 402, 403, 404, 409, 413, 429),
+  },
+});
 
 const cancelRoute = createRoute({
   method: 'post',
@@ -199,6 +222,15 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
       byId,
     );
   }
+
+  router.openapi(
+    { ...chooseRoute, middleware: [throttle] },
+    async (c) => {
+      const body = c.req.valid('json') as z.infer<typeof chooseBody> | undefined;
+      return c.json(await act(currentAuth(c).user.id, c.req.valid('param').id, 'choose', { card: body?.card }), 200);
+    },
+    byId,
+  );
 
   router.openapi(
     { ...cancelRoute, middleware: [throttle] },

@@ -17,6 +17,8 @@ import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { notify, type NewNotification } from '../notifications';
+import type { Charged, PaymentFlow } from '../payments';
+import type { Card } from '../../shared/payments';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -34,6 +36,8 @@ export interface ActionInput {
   code?: string;
   /** The multipart `photo` field as parsed (a File, or anything a client sent under that name). */
   photo?: unknown;
+  /** choose on a request with compensation: the card that pays (docs/payments.md). */
+  card?: Card;
 }
 
 type EventRow = typeof bookingEvents.$inferInsert;
@@ -197,7 +201,7 @@ function noticeOf(move: Move, booking: Parties, actorId: string, input: ActionIn
  * booking first, and the answer is 409 booking_state_changed. Every move appends its booking_events row(s) in the
  * same transaction.
  */
-export function createTransitions(db: Db, attempts: AttemptCounter) {
+export function createTransitions(db: Db, attempts: AttemptCounter, payments: PaymentFlow) {
   async function load(userId: string, bookingId: string) {
     const [row] = await db
       .select({
@@ -254,9 +258,13 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
     const move = findMove(action, booking.role, booking);
     if (!move) throw stateChanged();
     const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
+    // Choosing a driver on a paid request charges the card first, outside the transaction (a provider's call must
+    // not hold row locks); the transaction then holds the money with the confirmation, or the charge is voided.
+    const charged = move.action === 'choose' ? await payments.chargeForChoice(booking, input.card) : null;
     try {
-      await db.transaction((tx) => apply(tx, move, booking, userId, input, photo));
+      await db.transaction((tx) => apply(tx, move, booking, userId, input, photo, charged));
     } catch (err) {
+      if (charged) await payments.voidCharge(charged);
       // The partial unique index on chosen bookings: a second confirmation can never be stored.
       if (isUniqueViolation(err)) throw stateChanged();
       throw err;
@@ -267,10 +275,11 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
   async function apply(
     tx: Db,
     move: Move,
-    booking: Parties & { requestId: string },
+    booking: Parties & { requestId: string; pickedUpAt: Date | null },
     actorId: string,
     input: ActionInput,
     photo: StoredPhoto | undefined,
+    charged: Charged | null,
   ) {
     if (move.request) {
       const [request] = await tx
@@ -316,6 +325,14 @@ export function createTransitions(db: Db, attempts: AttemptCounter) {
         .set({ status: move.request.to })
         .where(eq(deliveryRequests.id, booking.requestId));
     if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+    // The money moves with the booking, in this transaction (docs/payments.md).
+    if (charged) await payments.hold(tx, charged);
+    if (move.to === 'completed') await payments.release(tx, booking.id);
+    if (move.action === 'cancel')
+      await payments.refundOnCancel(tx, booking.id, {
+        by: move.role,
+        pickedUp: booking.pickedUpAt !== null,
+      });
     // Everyone this move concerns, in one statement (the other person, and drivers of offers it declined).
     await notify(tx, out, notices);
     // Last: the outbox takes its locks after every other lock of the transaction (events/outbox.ts).

@@ -35,6 +35,11 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   wrong_delivery_code: { status: 422 },
   delivery_code_locked: { status: 429, headers: retryAfter },
   invalid_image: { status: 400 },
+  // A paid request's choice needs a card; another choice of the same request is paying now; the card was refused
+  // (402, as Stripe answers a declined card).
+  payment_required: { status: 400 },
+  payment_in_progress: { status: 409 },
+  card_declined: { status: 402 },
   // The conversation is read-only now (30 days after the booking ended).
   conversation_closed: { status: 409 },
   // One of the two blocked the other: nothing passes between them.

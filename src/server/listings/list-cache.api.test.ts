@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { foldListVersions } from '../db/list-versions';
 import { rowsOf } from '../db/result-rows';
 import { deliveryRequests, listVersions, myListVersions, profiles, rides, users } from '../db/schema';
+import { TEST_CARD } from '../test/lifecycle';
 
 /**
  * Browse pages are served from each instance's memory while their list's version stands (src/server/listings,
@@ -415,7 +416,9 @@ describe.skipIf(!process.env.DATABASE_URL)('browse pages cached on two instances
       ]);
       expect((await mine<Booking>(call, '/bookings/mine', sol.token)).items).toMatchObject([{ id: booking.id }]);
     }
-    expect((await a('POST', `/bookings/${booking.id}/choose`, { cookie: rae.token, body: {} })).status).toBe(200);
+    expect(
+      (await a('POST', `/bookings/${booking.id}/choose`, { cookie: rae.token, body: { card: TEST_CARD } })).status,
+    ).toBe(200);
     for (const call of [a, b]) {
       expect((await mine<Booking>(call, '/bookings/mine', sol.token)).items[0]?.status).toBe('confirmed');
       expect((await mine<DeliveryRequest>(call, '/requests/mine', rae.token)).items[0]?.status).toBe('matched');

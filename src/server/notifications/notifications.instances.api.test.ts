@@ -5,7 +5,7 @@ import type { Notification } from '../../shared/notifications';
 import { bookingDetailPath, requestDetailPath } from '../../shared/routes';
 import { notifications } from '../db/schema';
 import { setupTwoInstances } from '../test/harness';
-import { lifecycleHelpers } from '../test/lifecycle';
+import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
 import { dataOf, servedInstances, type SseEvent } from '../test/sse';
 import { toNotification } from './row-to-notification';
 
@@ -60,7 +60,10 @@ describe.skipIf(!realPostgres)('notifications across two instances on one Postgr
     const anaOnA = await connectReady(0, ana.token);
 
     // Chosen through B: Bob, listening on A, hears it.
-    const chosen = await b<BookingDetail>('POST', `/bookings/${booking.id}/choose`, { cookie: ana.token, body: {} });
+    const chosen = await b<BookingDetail>('POST', `/bookings/${booking.id}/choose`, {
+      cookie: ana.token,
+      body: { card: TEST_CARD },
+    });
     expect(chosen.status).toBe(200);
     const toBob = await bobOnA.takeUntil((e) => e.event === 'notification.created');
     expect(created(toBob.at(-1)!)).toMatchObject({

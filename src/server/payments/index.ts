@@ -1,4 +1,15 @@
-// Payments (issue 35): the double-entry ledger every money move goes through. The payment flow (hold on choose,
-// release on completion, refunds on cancellation), its providers and routes build on it.
+// Payments (issue 35): the double-entry ledger every money move goes through, the payment flow of a booking (hold
+// on choose, release on completion, refunds on cancellation) and its providers.
 export { accountKey, balances, LedgerError, ledgerTotal, post } from './ledger';
 export type { AccountRef, LedgerTransactionKind, Line, Posting } from './ledger';
+export {
+  chargeKey,
+  createPaymentFlow,
+  PAYMENT_REFUND_JOB,
+  PAYMENT_VOID_JOB,
+  refundOnCancel,
+  type Charged,
+  type PaymentFlow,
+} from './flow';
+export { createTestProvider } from './test-provider';
+export type { PaymentsProvider } from './provider';

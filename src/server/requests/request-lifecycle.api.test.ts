@@ -34,6 +34,8 @@ describe('GET /requests/:id', () => {
       created_at: req.created_at,
       offers: [],
       booking: null,
+      // What choosing a driver will cost: $12.50 for the driver, the 10% fee, test mode (docs/payments.md).
+      payment_quote: { compensation_cents: 1250, fee_cents: 125, total_cents: 1375, test_mode: true },
     });
   });
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gte, isNull, lte, ne, or, sql, typ
 import { z } from 'zod';
 import { LIFECYCLE_ERRORS, type RequestDetail } from '../../shared/lifecycle';
 import type { BrowseQuery, DeliveryRequest, Page } from '../../shared/marketplace';
-import { centsToDecimal, toCents } from '../../shared/money';
+import { centsToDecimal, quoteFor, toCents } from '../../shared/money';
 import { DEFAULT_WITHIN_MILES } from '../../shared/places';
 import type { RequestStatus } from '../../shared/statuses';
 import { declinePendingOffers } from '../bookings';
@@ -341,6 +341,8 @@ export function createRequestService(
             driver: { id: chosen.driverId, full_name: chosen.driverName },
           }
         : null,
+      // While a driver can be chosen. The embedded test provider is the only one yet (docs/payments.md): test mode.
+      payment_quote: row.status === 'open' ? quoteFor(row.compensationCents ?? null, true) : null,
     };
   }
 

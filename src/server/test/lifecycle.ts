@@ -54,9 +54,16 @@ export function lifecycleHelpers(call: Caller, signUpAndIn: SignUp) {
     return res.body;
   }
 
-  /** POST /bookings/:id/<action>; choose, decline, withdraw, pickup and receive send `{}` unless told otherwise. */
-  const act = (token: string, bookingId: string, action: BookingAction, body: unknown = {}) =>
-    call<BookingDetail>('POST', `/bookings/${bookingId}/${action}`, { cookie: token, body });
+  /**
+   * POST /bookings/:id/<action>; decline, withdraw, pickup and receive send `{}` unless told otherwise, choose pays
+   * with the test card (the requests here carry compensation).
+   */
+  const act = (
+    token: string,
+    bookingId: string,
+    action: BookingAction,
+    body: unknown = action === 'choose' ? { card: TEST_CARD } : {},
+  ) => call<BookingDetail>('POST', `/bookings/${bookingId}/${action}`, { cookie: token, body });
 
   function completeForm(code: string, photo?: PhotoFile): FormData {
     const form = new FormData();
@@ -106,3 +113,8 @@ export function lifecycleHelpers(call: Caller, signUpAndIn: SignUp) {
 
   return { postRequest, offer, act, complete, completeForm, booking, request, story, confirmed, wrongCode };
 }
+
+/** The embedded test provider's card that succeeds (src/shared/payments.ts TEST_CARDS), as the card form sends it. */
+export const TEST_CARD = { number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', zip: '05401' } as const;
+/** Its card that is declined. */
+export const DECLINED_CARD = { ...TEST_CARD, number: '4000 0000 0000 0002' } as const;

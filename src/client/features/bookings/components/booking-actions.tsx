@@ -1,6 +1,7 @@
 import { Check, PackageOpen, Undo2, X } from 'lucide-react';
 import type { BookingAction, BookingDetail } from '@shared/lifecycle';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
+import { PayAndChooseDialog } from '@/components/pay-and-choose-dialog';
 import { Button } from '@/components/ui/button';
 import { useBookingAction } from '@/lib/booking-actions';
 import { CancelBookingDialog } from './cancel-booking-dialog';
@@ -22,7 +23,15 @@ export function BookingActions({ booking, onDone }: { booking: BookingDetail; on
 
   return (
     <div className="flex flex-wrap gap-2">
-      {can('choose') ? (
+      {can('choose') && booking.payment_quote ? (
+        <PayAndChooseDialog
+          bookingId={bookingId}
+          driverName={booking.driver.full_name}
+          quote={booking.payment_quote}
+          disabled={busy}
+          onDone={onDone}
+        />
+      ) : can('choose') ? (
         <ConfirmActionButton
           title={`Choose ${booking.driver.full_name}?`}
           description={`${booking.driver.full_name} will deliver "${title}". Your other pending offers will be declined.`}

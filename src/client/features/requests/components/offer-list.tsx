@@ -1,6 +1,8 @@
 import { Check, X } from 'lucide-react';
 import type { Offer } from '@shared/lifecycle';
+import type { PaymentQuote } from '@shared/payments';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
+import { PayAndChooseDialog } from '@/components/pay-and-choose-dialog';
 import { ProfileLink } from '@/components/profile-link';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -13,7 +15,18 @@ import { formatInstant } from '@/lib/format';
  * before choosing) and when, with 'Choose this driver' and 'Decline'. `onDone` takes focus after an answer, since the
  * answered offer leaves the list.
  */
-export function OfferList({ offers, title, onDone }: { offers: Offer[]; title: string; onDone: () => void }) {
+export function OfferList({
+  offers,
+  title,
+  quote,
+  onDone,
+}: {
+  offers: Offer[];
+  title: string;
+  /** What choosing costs, when the request has compensation: choosing then pays (docs/payments.md). */
+  quote: PaymentQuote | null;
+  onDone: () => void;
+}) {
   // One mutation for the list: while one offer is being answered, none of the others can be.
   const action = useBookingAction();
   const sending = action.isPending ? action.variables : undefined;
@@ -37,18 +50,29 @@ export function OfferList({ offers, title, onDone }: { offers: Offer[]; title: s
                 </p>
               </div>
               <div className="flex flex-wrap gap-2">
-                <ConfirmActionButton
-                  label={`Choose this driver: ${name}`}
-                  title={`Choose ${name}?`}
-                  description={`${name} will deliver "${title}". Your other pending offers will be declined.`}
-                  busyLabel="Confirming..."
-                  disabled={action.isPending}
-                  onConfirm={() => action.mutateAsync({ bookingId: offer.booking_id, action: 'choose' })}
-                  onDone={onDone}
-                >
-                  <Check aria-hidden />
-                  Choose this driver
-                </ConfirmActionButton>
+                {quote ? (
+                  <PayAndChooseDialog
+                    bookingId={offer.booking_id}
+                    driverName={name}
+                    quote={quote}
+                    label={`Choose this driver: ${name}`}
+                    disabled={action.isPending}
+                    onDone={onDone}
+                  />
+                ) : (
+                  <ConfirmActionButton
+                    label={`Choose this driver: ${name}`}
+                    title={`Choose ${name}?`}
+                    description={`${name} will deliver "${title}". Your other pending offers will be declined.`}
+                    busyLabel="Confirming..."
+                    disabled={action.isPending}
+                    onConfirm={() => action.mutateAsync({ bookingId: offer.booking_id, action: 'choose' })}
+                    onDone={onDone}
+                  >
+                    <Check aria-hidden />
+                    Choose this driver
+                  </ConfirmActionButton>
+                )}
                 <Button
                   variant="outline"
                   aria-label={`${declining ? 'Declining...' : 'Decline'} offer from ${name}`}

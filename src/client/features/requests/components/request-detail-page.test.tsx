@@ -99,6 +99,72 @@ describe('Request detail page', () => {
     await waitFor(() => expect(screen.getByText(/^Status:/)).toHaveFocus());
   });
 
+  it("on a paid request, choosing shows what it costs, refuses a malformed card, keeps a declined one's dialog, then pays", async () => {
+    let request: RequestDetail = {
+      ...offered(),
+      payment_quote: { compensation_cents: 1250, fee_cents: 125, total_cents: 1375, test_mode: true },
+    };
+    const chosen = request.offers[0]!;
+    let tries = 0;
+    const calls = stubApi({
+      [`GET /requests/${request.id}`]: () => ({ body: request }),
+      [`POST /bookings/${chosen.booking_id}/choose`]: () => {
+        tries += 1;
+        if (tries === 1)
+          return {
+            status: 402,
+            body: { code: 'card_declined', message: 'Your card was declined. Try another card.' },
+          };
+        request = {
+          ...request,
+          status: 'matched',
+          offers: [],
+          payment_quote: null,
+          booking: { id: chosen.booking_id, status: 'confirmed', driver: SAM },
+        };
+        return { body: {} };
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Sam Lee' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Choose Sam Lee?' });
+    expect(dialog).toHaveAccessibleDescription('You pay $13.75 now');
+    expect(within(dialog).getByText('Delivery by Sam Lee: $12.50')).toBeVisible();
+    expect(within(dialog).getByText('Service fee: $1.25')).toBeVisible();
+    expect(within(dialog).getByText('Held by RuralRoute until the delivery is complete.')).toBeVisible();
+    expect(within(dialog).getByText(/Test mode: no real money moves\./)).toBeVisible();
+
+    const fill = async (number: string) => {
+      await user.clear(within(dialog).getByLabelText('Card number'));
+      await user.type(within(dialog).getByLabelText('Card number'), number);
+    };
+    await fill('4242 4242 4242 4241');
+    await user.type(within(dialog).getByLabelText('Expiry'), '12/40');
+    await user.type(within(dialog).getByLabelText('CVC'), '123');
+    await user.type(within(dialog).getByLabelText('ZIP'), '05401');
+    await user.click(within(dialog).getByRole('button', { name: 'Pay and confirm' }));
+    expect(await within(dialog).findByText('Enter a valid card number')).toBeVisible();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await fill('4000 0000 0000 0002');
+    await user.click(within(dialog).getByRole('button', { name: 'Pay and confirm' }));
+    expect(await screen.findByText('Your card was declined. Try another card.')).toBeVisible();
+    expect(screen.getByRole('dialog', { name: 'Choose Sam Lee?' })).toBeVisible();
+    await waitFor(() => expect(within(dialog).getByLabelText('Card number')).toHaveFocus());
+
+    await fill('4242 4242 4242 4242');
+    await user.click(within(dialog).getByRole('button', { name: 'Pay and confirm' }));
+    expect(await screen.findByText('Driver confirmed')).toBeVisible();
+    // The card goes to the server as typed (digits only), never through the send queue.
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
+      card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText('Matched')).toBeVisible();
+  });
+
   it("cancelling the dialog chooses nobody; 'Decline' declines at once", async () => {
     const request = offered();
     const bea = request.offers[1]!;

@@ -26,7 +26,8 @@ export const NO_OFFERS_TEXT = 'No offers yet. Drivers who accept your request wi
 
 function Offers({ request, onDone }: { request: RequestDetail; onDone: () => void }) {
   let body;
-  if (request.offers.length > 0) body = <OfferList offers={request.offers} title={request.title} onDone={onDone} />;
+  if (request.offers.length > 0)
+    body = <OfferList offers={request.offers} title={request.title} quote={request.payment_quote} onDone={onDone} />;
   else
     body = (
       <Card className="p-6 text-center text-muted-foreground">

@@ -1,0 +1,146 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Check } from 'lucide-react';
+import { useRef, useState } from 'react';
+import type * as React from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { ACTION_TOASTS } from '@shared/lifecycle';
+import { formatCents } from '@shared/money';
+import { cardSchema, TEST_MODE_NOTICE, type PaymentQuote } from '@shared/payments';
+import { Field, fieldAria } from '@/components/form/field';
+import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogTrigger } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { api, ApiError } from '@/lib/api-client';
+import { changedBy } from '@/lib/booking-actions';
+import { toastFirstError } from '@/lib/form-errors';
+import { toastMutationError } from '@/lib/mutation-errors';
+import { toastSuccess } from '@/lib/toast';
+
+const schema = cardSchema();
+type CardForm = z.input<typeof schema>;
+const EMPTY: CardForm = { number: '', expiry: '', cvc: '', zip: '' };
+const FIELDS = ['number', 'expiry', 'cvc', 'zip'] as const;
+
+/**
+ * Choosing a driver on a request with compensation (docs/payments.md): what it costs, as the server computed it, the
+ * card, and 'Pay and confirm'. The booking is confirmed only once the payment is held. Never through the send queue:
+ * a card is not kept on the device, and a payment waits for no signal; with none, the toast says so and nothing
+ * was charged. A declined card keeps the dialog open with the card number selected for another.
+ */
+export function PayAndChooseDialog({
+  bookingId,
+  driverName,
+  quote,
+  disabled,
+  label,
+  onDone,
+}: {
+  bookingId: string;
+  driverName: string;
+  quote: PaymentQuote;
+  disabled: boolean;
+  /** The trigger's accessible name when its text alone is ambiguous (a list of offers). */
+  label?: string;
+  onDone: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const done = useRef(false);
+  const queryClient = useQueryClient();
+  const pay = useMutation({
+    mutationFn: (card: z.output<typeof schema>) =>
+      api(`/bookings/${encodeURIComponent(bookingId)}/choose`, { method: 'POST', body: { card } }),
+    onSuccess: () => toastSuccess(ACTION_TOASTS.choose),
+    onError: toastMutationError,
+    onSettled: () => Promise.all(changedBy(bookingId).map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+  const form = useForm<CardForm, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
+  const busy = form.formState.isSubmitting;
+  const errorOf = (name: keyof CardForm) => {
+    const message = form.formState.errors[name]?.message;
+    return typeof message === 'string' ? message : undefined;
+  };
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) =>
+    form.handleSubmit(
+      (card) =>
+        sendThenClose(
+          () => pay.mutateAsync(card),
+          () => {
+            done.current = true;
+            form.reset(EMPTY);
+            setOpen(false);
+          },
+          (err) => {
+            if (err instanceof ApiError && err.code === 'card_declined')
+              form.setFocus('number', { shouldSelect: true });
+          },
+        ),
+      (errors) => toastFirstError(errors, [...FIELDS]),
+    )(event);
+
+  const total = formatCents(quote.total_cents);
+  const field = (name: (typeof FIELDS)[number], label: string, props: React.ComponentProps<typeof Input>) => {
+    const id = `pay-${name}-${bookingId}`;
+    const error = errorOf(name);
+    return (
+      <Field id={id} label={label} error={error}>
+        <Input {...fieldAria(id, error)} aria-required {...props} {...form.register(name)} />
+      </Field>
+    );
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset(EMPTY);
+        setOpen(next);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button disabled={disabled} aria-label={label}>
+          <Check aria-hidden />
+          Choose this driver
+        </Button>
+      </DialogTrigger>
+      <FormDialogContent
+        title={`Choose ${driverName}?`}
+        description={`You pay ${total} now`}
+        onSubmit={submit}
+        busy={busy}
+        submitLabel="Pay and confirm"
+        busyLabel="Paying..."
+        onCloseAutoFocus={(event) => {
+          if (!done.current) return;
+          done.current = false;
+          event.preventDefault();
+          onDone();
+        }}
+      >
+        <ul className="space-y-1 text-sm">
+          <li>
+            Delivery by {driverName}: {formatCents(quote.compensation_cents)}
+          </li>
+          <li>Service fee: {formatCents(quote.fee_cents)}</li>
+        </ul>
+        <p className="text-sm">Held by RuralRoute until the delivery is complete.</p>
+        {quote.test_mode ? (
+          <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {TEST_MODE_NOTICE} Use the card 4242 4242 4242 4242.
+          </p>
+        ) : null}
+        {field('number', 'Card number', { inputMode: 'numeric', autoComplete: 'cc-number' })}
+        <div className="grid grid-cols-3 gap-3">
+          {field('expiry', 'Expiry', { placeholder: 'MM/YY', autoComplete: 'cc-exp' })}
+          {field('cvc', 'CVC', { inputMode: 'numeric', autoComplete: 'cc-csc' })}
+          {field('zip', 'ZIP', { inputMode: 'numeric', autoComplete: 'postal-code' })}
+        </div>
+      </FormDialogContent>
+    </Dialog>
+  );
+}

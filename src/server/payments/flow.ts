@@ -1,0 +1,298 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { cancellationSplit, serviceFeeCents, type CancellationCase } from '../../shared/money';
+import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS, type Card } from '../../shared/payments';
+import { DomainError } from '../core/domain-error';
+import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
+import { deliveryRequests, payments } from '../db/schema';
+import { enqueue, type JobHandler } from '../jobs';
+import { post } from './ledger';
+import type { PaymentsProvider } from './provider';
+
+/**
+ * The money of one booking through its life (docs/payments.md):
+ *
+ *   choose:   claim a 'pending' payment (one per request at a time) -> charge the card, outside any transaction, with
+ *             the key payment:<id>:charge -> in choose's own transaction, 'held' and the ledger's hold. Declined:
+ *             'failed', nothing else changes. Choose failing after the charge (someone moved the booking first):
+ *             'voided' and the charge refunded by a job.
+ *   complete / receive: 'released' in the same transaction: the driver's share to their earnings, the fee to
+ *             RuralRoute.
+ *   cancel:   'refunded' or 'partly_refunded' under the cancellation policy in the same transaction; the provider's
+ *             refund is a job enqueued there too, so it is never lost and never sent twice.
+ *
+ * A crash between the charge and choose's commit leaves a 'pending' payment: `repairStale` (reconciliation) voids it
+ * and refunds whatever the provider charged under its key, never charging again.
+ */
+
+export const PAYMENT_REFUND_JOB = 'payment_refund';
+export const PAYMENT_VOID_JOB = 'payment_void';
+/** A pending payment older than this was left by a crash (a charge takes seconds). */
+export const STALE_PENDING_MS = 10 * 60_000;
+
+export const PAYMENT_IN_PROGRESS_MESSAGE = PAYMENT_ERRORS.payment_in_progress.message;
+export const PAYMENT_REQUIRED_MESSAGE = PAYMENT_ERRORS.payment_required.message;
+
+/** A card charged for a choice, waiting for choose's transaction to hold it. */
+export interface Charged {
+  paymentId: string;
+  bookingId: string;
+  compensationCents: number;
+  feeCents: number;
+  chargeId: string;
+  cardBrand: string;
+  cardLast4: string;
+}
+
+export const chargeKey = (paymentId: string) => `payment:${paymentId}:charge`;
+
+/**
+ * Inside a cancellation's transaction (cancel, or an account deletion ending its bookings): the cancellation policy
+ * decides the refund (and what the driver keeps); the provider's refund is a job enqueued in the same transaction.
+ * Needs no provider: the money moves in the ledger here, at the provider later. Null for an unpaid booking.
+ */
+export async function refundOnCancel(
+  tx: Db,
+  bookingId: string,
+  c: CancellationCase,
+): Promise<{ paymentId: string; refundCents: number; driverKeepsCents: number } | null> {
+  const [held] = await tx
+    .select({ id: payments.id, compensationCents: payments.compensationCents, feeCents: payments.feeCents })
+    .from(payments)
+    .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')))
+    .for('update');
+  if (!held) return null;
+  const compensation = Number(held.compensationCents);
+  const fee = Number(held.feeCents);
+  const { refundCents, driverKeepsCents } = cancellationSplit(compensation, fee, c);
+  const [p] = await tx
+    .update(payments)
+    .set({
+      state: driverKeepsCents ? 'partly_refunded' : 'refunded',
+      refundedCents: refundCents,
+      settledAt: sql`clock_timestamp()`,
+    })
+    .where(and(eq(payments.id, held.id), eq(payments.state, 'held')))
+    .returning({ driverId: payments.driverId });
+  await post(tx, {
+    kind: driverKeepsCents ? 'partial_refund' : 'refund',
+    key: `payment:${held.id}:refund`,
+    paymentId: held.id,
+    bookingId,
+    lines: [
+      { account: { held: held.id }, amount: -(compensation + fee) },
+      { account: 'refunds_pending', amount: refundCents },
+      ...(driverKeepsCents ? [{ account: { driver: p!.driverId }, amount: driverKeepsCents }] : []),
+    ],
+  });
+  await enqueue(tx, {
+    kind: PAYMENT_REFUND_JOB,
+    payload: { paymentId: held.id },
+    dedupeKey: `payment:${held.id}:refund`,
+  });
+  return { paymentId: held.id, refundCents, driverKeepsCents };
+}
+
+export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
+  /**
+   * Before choose's transaction: charges the requester's card for a request with compensation. Returns null for a
+   * request without compensation (no payment). Throws payment_required (no card), payment_in_progress (another
+   * choice of this request is paying now) or card_declined; in each case nothing else has changed.
+   */
+  async function chargeForChoice(
+    booking: { id: string; requestId: string; driverId: string; requesterId: string },
+    card: Card | undefined,
+  ): Promise<Charged | null> {
+    const [request] = await db
+      .select({ compensationCents: deliveryRequests.compensationCents, title: deliveryRequests.title })
+      .from(deliveryRequests)
+      .where(eq(deliveryRequests.id, booking.requestId));
+    const compensationCents = request?.compensationCents ?? 0;
+    if (!request || compensationCents <= 0) return null;
+    if (!card) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
+    const feeCents = serviceFeeCents(compensationCents);
+    let paymentId: string;
+    try {
+      const [row] = await db
+        .insert(payments)
+        .values({
+          bookingId: booking.id,
+          requestId: booking.requestId,
+          requesterId: booking.requesterId,
+          driverId: booking.driverId,
+          title: request.title,
+          compensationCents,
+          feeCents,
+          provider: provider.name,
+        })
+        .returning({ id: payments.id });
+      paymentId = row!.id;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new DomainError('payment_in_progress', PAYMENT_IN_PROGRESS_MESSAGE);
+      throw err;
+    }
+    const result = await provider.charge({
+      amountCents: compensationCents + feeCents,
+      currency: 'usd',
+      idempotencyKey: chargeKey(paymentId),
+      card,
+      description: `RuralRoute delivery: ${request.title}`,
+      transferGroup: `booking:${booking.id}`,
+      metadata: { payment_id: paymentId, booking_id: booking.id, request_id: booking.requestId },
+    });
+    if (result.status === 'declined') {
+      await db
+        .update(payments)
+        .set({ state: 'failed', cardLast4: result.cardLast4 })
+        .where(and(eq(payments.id, paymentId), eq(payments.state, 'pending')));
+      throw new DomainError('card_declined', CARD_DECLINED_MESSAGE);
+    }
+    return {
+      paymentId,
+      bookingId: booking.id,
+      compensationCents,
+      feeCents,
+      chargeId: result.chargeId,
+      cardBrand: result.cardBrand,
+      cardLast4: result.cardLast4,
+    };
+  }
+
+  /** Inside choose's transaction, once the booking is confirmed: the money is held. */
+  async function hold(tx: Db, charged: Charged): Promise<void> {
+    const total = charged.compensationCents + charged.feeCents;
+    const held = await tx
+      .update(payments)
+      .set({
+        state: 'held',
+        providerChargeId: charged.chargeId,
+        cardBrand: charged.cardBrand,
+        cardLast4: charged.cardLast4,
+        heldAt: sql`clock_timestamp()`,
+      })
+      .where(and(eq(payments.id, charged.paymentId), eq(payments.state, 'pending')))
+      .returning({ id: payments.id });
+    // Reconciliation voided it meanwhile (a choose that took longer than STALE_PENDING_MS): the choice fails.
+    if (!held.length) throw new DomainError('payment_in_progress', 'This payment could not be completed. Try again.');
+    await post(tx, {
+      kind: 'hold',
+      key: `payment:${charged.paymentId}:hold`,
+      paymentId: charged.paymentId,
+      bookingId: charged.bookingId,
+      lines: [
+        { account: 'outside', amount: -total },
+        { account: { held: charged.paymentId }, amount: total },
+      ],
+    });
+  }
+
+  /**
+   * After choose's transaction failed with the card charged: the payment is voided and the charge refunded (a job,
+   * enqueued with the voiding, so a crash right after cannot lose it).
+   */
+  async function voidCharge(charged: Charged): Promise<void> {
+    await db.transaction(async (tx) => {
+      const voided = await tx
+        .update(payments)
+        .set({ state: 'voided' })
+        .where(and(eq(payments.id, charged.paymentId), eq(payments.state, 'pending')))
+        .returning({ id: payments.id });
+      if (voided.length)
+        await enqueue(tx, {
+          kind: PAYMENT_VOID_JOB,
+          payload: { paymentId: charged.paymentId },
+          dedupeKey: `payment:${charged.paymentId}:void`,
+        });
+    });
+  }
+
+  /** Inside complete's or receive's transaction: the held money goes to the driver and the fee to RuralRoute. */
+  async function release(tx: Db, bookingId: string): Promise<{ paymentId: string; compensationCents: number } | null> {
+    const [p] = await tx
+      .update(payments)
+      .set({ state: 'released', settledAt: sql`clock_timestamp()` })
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')))
+      .returning();
+    if (!p) return null;
+    const compensation = Number(p.compensationCents);
+    const fee = Number(p.feeCents);
+    await post(tx, {
+      kind: 'release',
+      key: `payment:${p.id}:release`,
+      paymentId: p.id,
+      bookingId,
+      lines: [
+        { account: { held: p.id }, amount: -(compensation + fee) },
+        { account: { driver: p.driverId }, amount: compensation },
+        ...(fee ? [{ account: 'fees' as const, amount: fee }] : []),
+      ],
+    });
+    return { paymentId: p.id, compensationCents: compensation };
+  }
+
+  /** The job that sends a decided refund through the provider, then moves it out of refunds_pending. */
+  const refundJob: JobHandler = async (payload) => {
+    const { paymentId } = payload as { paymentId: string };
+    const [p] = await db.select().from(payments).where(eq(payments.id, paymentId));
+    if (!p?.providerChargeId || Number(p.refundedCents) <= 0) return;
+    const amount = Number(p.refundedCents);
+    await provider.refund({
+      chargeId: p.providerChargeId,
+      amountCents: amount,
+      idempotencyKey: `payment:${p.id}:refund`,
+    });
+    await db.transaction((tx) =>
+      post(tx, {
+        kind: 'refund_sent',
+        key: `payment:${p.id}:refund_sent`,
+        paymentId: p.id,
+        bookingId: p.bookingId,
+        lines: [
+          { account: 'refunds_pending', amount: -amount },
+          { account: 'outside', amount },
+        ],
+      }),
+    );
+  };
+
+  /** The job that refunds a charge whose choice failed (never held: the ledger has nothing of it). */
+  const voidJob: JobHandler = async (payload) => {
+    const { paymentId } = payload as { paymentId: string };
+    const charge = await provider.findCharge(chargeKey(paymentId));
+    if (charge?.status !== 'succeeded') return;
+    await provider.refund({
+      chargeId: charge.chargeId,
+      amountCents: charge.amountCents,
+      idempotencyKey: `payment:${paymentId}:void`,
+    });
+  };
+
+  /**
+   * Reconciliation's repair of a crash between a charge and choose's commit: every payment still 'pending' after
+   * STALE_PENDING_MS is voided (what the provider charged under its key is refunded by the void job) or, when the
+   * provider never charged it, marked failed. Nothing is ever charged again. Returns how many it repaired.
+   */
+  async function repairStale(now: Date): Promise<number> {
+    const stale = await db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.state, 'pending'), lt(payments.createdAt, new Date(now.getTime() - STALE_PENDING_MS))));
+    for (const { id } of stale) {
+      const charge = await provider.findCharge(chargeKey(id));
+      await db.transaction(async (tx) => {
+        const changed = await tx
+          .update(payments)
+          .set({ state: charge?.status === 'succeeded' ? 'voided' : 'failed' })
+          .where(and(eq(payments.id, id), eq(payments.state, 'pending')))
+          .returning({ id: payments.id });
+        if (changed.length && charge?.status === 'succeeded')
+          await enqueue(tx, { kind: PAYMENT_VOID_JOB, payload: { paymentId: id }, dedupeKey: `payment:${id}:void` });
+      });
+    }
+    return stale.length;
+  }
+
+  return { provider, chargeForChoice, hold, voidCharge, release, refundOnCancel, refundJob, voidJob, repairStale };
+}
+
+export type PaymentFlow = ReturnType<typeof createPaymentFlow>;

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { TEST_CARDS } from '../../shared/payments';
+import type { Db } from '../db/client';
+import { testProviderCharges, testProviderRefunds } from '../db/schema';
+import type { ChargeRequest, ChargeResult, PaymentsProvider, RefundRequest } from './provider';
+
+/**
+ * PAYMENTS_PROVIDER=test (the default): a provider inside the app, with its own records in the same database
+ * (test_provider_charges, test_provider_refunds), so `npm start` needs nothing else. It behaves as Stripe does in
+ * test mode: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, any other number is declined too (no
+ * real card is ever charged); a repeated idempotency key answers the first call's outcome. It is called outside the
+ * app's transactions, as a remote provider would be, and keeps its records in transactions of its own.
+ */
+export function createTestProvider(db: Db): PaymentsProvider {
+  const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+
+  function toResult(row: typeof testProviderCharges.$inferSelect): ChargeResult {
+    return row.status === 'succeeded'
+      ? {
+          status: 'succeeded',
+          chargeId: row.id,
+          cardBrand: row.cardBrand,
+          cardLast4: row.cardLast4,
+          amountCents: Number(row.amountCents),
+        }
+      : { status: 'declined', cardLast4: row.cardLast4 };
+  }
+
+  async function findCharge(idempotencyKey: string): Promise<ChargeResult | null> {
+    const [row] = await db
+      .select()
+      .from(testProviderCharges)
+      .where(eq(testProviderCharges.idempotencyKey, idempotencyKey));
+    return row ? toResult(row) : null;
+  }
+
+  return {
+    name: 'test',
+    live: false,
+
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      const number = request.card.number;
+      const [row] = await db
+        .insert(testProviderCharges)
+        .values({
+          id: newId('ch'),
+          idempotencyKey: request.idempotencyKey,
+          amountCents: request.amountCents,
+          currency: request.currency,
+          status: number === TEST_CARDS.succeeds ? 'succeeded' : 'declined',
+          cardBrand: cardBrand(number),
+          cardLast4: number.slice(-4),
+          metadata: { ...request.metadata, transfer_group: request.transferGroup, description: request.description },
+        })
+        .onConflictDoNothing({ target: testProviderCharges.idempotencyKey })
+        .returning();
+      if (row) return toResult(row);
+      // The key was used before: its first outcome, as long as it was the same request.
+      const [first] = await db
+        .select()
+        .from(testProviderCharges)
+        .where(eq(testProviderCharges.idempotencyKey, request.idempotencyKey));
+      if (!first || Number(first.amountCents) !== request.amountCents)
+        throw new Error(`idempotency key ${request.idempotencyKey} was used for another charge`);
+      return toResult(first);
+    },
+
+    async refund(request: RefundRequest): Promise<{ refundId: string }> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(testProviderRefunds)
+          .values({
+            id: newId('re'),
+            idempotencyKey: request.idempotencyKey,
+            chargeId: request.chargeId,
+            amountCents: request.amountCents,
+          })
+          .onConflictDoNothing({ target: testProviderRefunds.idempotencyKey })
+          .returning({ id: testProviderRefunds.id });
+        if (!row) {
+          const [first] = await tx
+            .select({ id: testProviderRefunds.id })
+            .from(testProviderRefunds)
+            .where(eq(testProviderRefunds.idempotencyKey, request.idempotencyKey));
+          return { refundId: first!.id };
+        }
+        // More than was charged fails the CHECK: the provider refuses it, and the refund row goes with it.
+        const charged = await tx
+          .update(testProviderCharges)
+          .set({ refundedCents: sql`${testProviderCharges.refundedCents} + ${request.amountCents}` })
+          .where(and(eq(testProviderCharges.id, request.chargeId), eq(testProviderCharges.status, 'succeeded')))
+          .returning({ id: testProviderCharges.id });
+        if (!charged.length) throw new Error(`no succeeded charge ${request.chargeId} to refund`);
+        return { refundId: row.id };
+      });
+    },
+
+    findCharge,
+  };
+}
+
+/** The card's network, from its first digits (enough for a receipt: 'Visa ending in 4242'). */
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'mastercard';
+  if (/^3[47]/.test(number)) return 'amex';
+  if (/^6(011|5)/.test(number)) return 'discover';
+  return 'card';
+}

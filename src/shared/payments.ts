@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Paying for a delivery (issue 35, docs/payments.md): the card form of the embedded test provider and the messages
+ * people see. Amounts are never computed here: the server answers them (src/shared/money.ts has the rules).
+ */
+
+export const TEST_MODE_NOTICE = 'Test mode: no real money moves.';
+export const CARD_DECLINED_MESSAGE = 'Your card was declined. Try another card.';
+export const CARD_NUMBER_MESSAGE = 'Enter a valid card number';
+export const CARD_EXPIRY_MESSAGE = 'Enter the expiry date as MM/YY';
+export const CARD_EXPIRED_MESSAGE = 'This card has expired';
+export const CARD_CVC_MESSAGE = 'Enter the 3- or 4-digit CVC';
+export const CARD_ZIP_MESSAGE = 'Enter a 5-digit ZIP code';
+
+/** The test provider's cards: the first succeeds, the second is declined (as Stripe's test cards do). */
+export const TEST_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;
+
+/** The Luhn check every card number passes. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+const digitsOnly = (v: string) => v.replace(/[\s-]/g, '');
+
+/** 'MM/YY' (or 'MM / YY', 'MM/YYYY') -> the last month it is valid in; null when not a date. */
+export function parseExpiry(value: string): { month: number; year: number } | null {
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!m) return null;
+  const month = Number(m[1]);
+  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+  if (month < 1 || month > 12) return null;
+  return { month, year };
+}
+
+/** The card form ('Card number', 'Expiry', 'CVC', 'ZIP'); `today` decides whether the card has expired. */
+export function cardSchema(today: () => Date = () => new Date()) {
+  return z.object({
+    number: z
+      .string({ error: CARD_NUMBER_MESSAGE })
+      .transform(digitsOnly)
+      .refine((v) => /^\d{12,19}$/.test(v) && luhnValid(v), CARD_NUMBER_MESSAGE),
+    expiry: z
+      .string({ error: CARD_EXPIRY_MESSAGE })
+      .refine((v) => parseExpiry(v) !== null, CARD_EXPIRY_MESSAGE)
+      .refine((v) => {
+        const e = parseExpiry(v);
+        if (!e) return true;
+        const now = today();
+        return e.year > now.getUTCFullYear() || (e.year === now.getUTCFullYear() && e.month >= now.getUTCMonth() + 1);
+      }, CARD_EXPIRED_MESSAGE),
+    cvc: z
+      .string({ error: CARD_CVC_MESSAGE })
+      .trim()
+      .regex(/^\d{3,4}$/, CARD_CVC_MESSAGE),
+    zip: z
+      .string({ error: CARD_ZIP_MESSAGE })
+      .trim()
+      .regex(/^\d{5}$/, CARD_ZIP_MESSAGE),
+  });
+}
+export type CardInput = z.input<ReturnType<typeof cardSchema>>;
+export type Card = z.output<ReturnType<typeof cardSchema>>;
+
+/** The payment refusals' toast texts (title / description), by the server's stable code. */
+export const PAYMENT_ERRORS = {
+  card_declined: { title: 'Error', message: CARD_DECLINED_MESSAGE },
+  payment_required: { title: 'Error', message: 'Enter your card to pay for this delivery.' },
+  payment_in_progress: {
+    title: 'Error',
+    message: 'A payment for this request is already in progress. Try again in a minute.',
+  },
+} as const;
+
+/** What choosing a driver on a paid request costs, as the server computed it (the pay dialog shows it). */
+export const paymentQuoteSchema = z.object({
+  compensation_cents: z.number().int(),
+  fee_cents: z.number().int(),
+  total_cents: z.number().int(),
+  /** The embedded test provider runs: 'Test mode: no real money moves.' */
+  test_mode: z.boolean(),
+});
+export type PaymentQuote = z.infer<typeof paymentQuoteSchema>;
+
+export const PAYMENT_STATES = ['held', 'released', 'refunded', 'partly_refunded'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
