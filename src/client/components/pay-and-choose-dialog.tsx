@@ -15,7 +15,7 @@ import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { api, ApiError } from '@/lib/api-client';
 import { changedBy } from '@/lib/booking-actions';
-import { toastFirstError } from '@/lib/form-errors';
+import { messageOf, toastFirstError } from '@/lib/form-errors';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { toastSuccess } from '@/lib/toast';
 
@@ -61,10 +61,7 @@ export function PayAndChooseDialog({
     defaultValues: EMPTY,
   });
   const busy = form.formState.isSubmitting;
-  const errorOf = (name: keyof CardForm) => {
-    const message = form.formState.errors[name]?.message;
-    return typeof message === 'string' ? message : undefined;
-  };
+  const errorOf = (name: keyof CardForm & string) => messageOf(form.formState.errors, name);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(

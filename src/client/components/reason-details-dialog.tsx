@@ -8,7 +8,7 @@ import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
-import { toastFirstError } from '@/lib/form-errors';
+import { messageOf, toastFirstError } from '@/lib/form-errors';
 
 /** What the form holds: a reason code ('' until one is chosen) and free text. */
 export interface ReasonDetailsInput {
@@ -70,10 +70,7 @@ export function ReasonDetailsDialog<Values>({
     defaultValues: EMPTY,
   });
   const busy = form.formState.isSubmitting;
-  const errorOf = (name: keyof ReasonDetailsInput) => {
-    const message = form.formState.errors[name]?.message;
-    return typeof message === 'string' ? message : undefined;
-  };
+  const errorOf = (name: keyof ReasonDetailsInput & string) => messageOf(form.formState.errors, name);
 
   // Built per submit (an event), not during render: its callbacks use the `succeeded` ref.
   const submit = (event: React.FormEvent<HTMLFormElement>) =>

@@ -18,6 +18,12 @@ export function toastFirstError<T extends FieldValues>(
   return toastFirstMessage(messages, order);
 }
 
+/** The message react-hook-form holds for one field, if any (what the field shows under itself). */
+export function messageOf<T extends FieldValues>(errors: FieldErrors<T>, name: keyof T & string): string | undefined {
+  const message = errors[name]?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
 /** toastFirstError for a form that keeps its messages by field itself (useSchemaForm). */
 export function toastFirstMessage<K extends string>(
   messages: Partial<Record<K, string>>,

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { deliveryRequests, payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
-import { post } from './ledger';
+import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
 import type { PaymentsProvider } from './provider';
 
 /**
@@ -46,6 +46,15 @@ export interface Charged {
 
 export const chargeKey = (paymentId: string) => `payment:${paymentId}:charge`;
 
+/** One move of a payment's money: its ledger key is derived from the payment and the move, so it posts once. */
+const paymentMove = (
+  kind: LedgerTransactionKind,
+  paymentId: string,
+  bookingId: string,
+  move: string,
+  lines: Line[],
+): Posting => ({ kind, key: `payment:${paymentId}:${move}`, paymentId, bookingId, lines });
+
 /**
  * Inside a cancellation's transaction (cancel, or an account deletion ending its bookings): the cancellation policy
  * decides the refund (and what the driver keeps); the provider's refund is a job enqueued in the same transaction.
@@ -74,17 +83,14 @@ export async function refundOnCancel(
     })
     .where(and(eq(payments.id, held.id), eq(payments.state, 'held')))
     .returning({ driverId: payments.driverId });
-  await post(tx, {
-    kind: driverKeepsCents ? 'partial_refund' : 'refund',
-    key: `payment:${held.id}:refund`,
-    paymentId: held.id,
-    bookingId,
-    lines: [
+  await post(
+    tx,
+    paymentMove(driverKeepsCents ? 'partial_refund' : 'refund', held.id, bookingId, 'refund', [
       { account: { held: held.id }, amount: -(compensation + fee) },
       { account: 'refunds_pending', amount: refundCents },
       ...(driverKeepsCents ? [{ account: { driver: p!.driverId }, amount: driverKeepsCents }] : []),
-    ],
-  });
+    ]),
+  );
   await enqueue(tx, {
     kind: PAYMENT_REFUND_JOB,
     payload: { paymentId: held.id },
@@ -174,16 +180,13 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       .returning({ id: payments.id });
     // Reconciliation voided it meanwhile (a choose that took longer than STALE_PENDING_MS): the choice fails.
     if (!held.length) throw new DomainError('payment_in_progress', 'This payment could not be completed. Try again.');
-    await post(tx, {
-      kind: 'hold',
-      key: `payment:${charged.paymentId}:hold`,
-      paymentId: charged.paymentId,
-      bookingId: charged.bookingId,
-      lines: [
+    await post(
+      tx,
+      paymentMove('hold', charged.paymentId, charged.bookingId, 'hold', [
         { account: 'outside', amount: -total },
         { account: { held: charged.paymentId }, amount: total },
-      ],
-    });
+      ]),
+    );
   }
 
   /**
@@ -216,17 +219,14 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     if (!p) return null;
     const compensation = Number(p.compensationCents);
     const fee = Number(p.feeCents);
-    await post(tx, {
-      kind: 'release',
-      key: `payment:${p.id}:release`,
-      paymentId: p.id,
-      bookingId,
-      lines: [
+    await post(
+      tx,
+      paymentMove('release', p.id, bookingId, 'release', [
         { account: { held: p.id }, amount: -(compensation + fee) },
         { account: { driver: p.driverId }, amount: compensation },
         ...(fee ? [{ account: 'fees' as const, amount: fee }] : []),
-      ],
-    });
+      ]),
+    );
     return { paymentId: p.id, compensationCents: compensation };
   }
 
@@ -242,16 +242,13 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       idempotencyKey: `payment:${p.id}:refund`,
     });
     await db.transaction((tx) =>
-      post(tx, {
-        kind: 'refund_sent',
-        key: `payment:${p.id}:refund_sent`,
-        paymentId: p.id,
-        bookingId: p.bookingId,
-        lines: [
+      post(
+        tx,
+        paymentMove('refund_sent', p.id, p.bookingId, 'refund_sent', [
           { account: 'refunds_pending', amount: -amount },
           { account: 'outside', amount },
-        ],
-      }),
+        ]),
+      ),
     );
   };
 

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { ApiError } from '@/lib/api-client';
-import { toastFirstError } from '@/lib/form-errors';
+import { messageOf, toastFirstError } from '@/lib/form-errors';
 
 const isPhoto = (file: File) => (PHOTO_TYPES as readonly string[]).includes(file.type) && file.size <= PHOTO_MAX_BYTES;
 
@@ -48,10 +48,7 @@ export function CompleteDeliveryDialog({
     defaultValues: EMPTY,
   });
   const busy = form.formState.isSubmitting;
-  const errorOf = (name: keyof CompleteInput) => {
-    const message = form.formState.errors[name]?.message;
-    return typeof message === 'string' ? message : undefined;
-  };
+  const errorOf = (name: keyof CompleteInput & string) => messageOf(form.formState.errors, name);
 
   // Built per submit (an event), not during render: its callbacks use the `done` ref.
   const submit = (event: React.FormEvent<HTMLFormElement>) =>

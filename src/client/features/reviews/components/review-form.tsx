@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { REVIEW_COMMENT_MAX, REVIEW_TEXT, reviewInputSchema, type ReviewInput } from '@shared/reviews';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
-import { toastFirstError } from '@/lib/form-errors';
+import { messageOf, toastFirstError } from '@/lib/form-errors';
 import { queryKeys } from '@/lib/query-keys';
 import { useSubmitReview } from '../api/reviews';
 import { CountedTextarea } from './counted-textarea';
@@ -31,10 +31,7 @@ export function ReviewForm({ bookingId, onSubmitted }: { bookingId: string; onSu
     defaultValues: { comment: '' },
   });
   const comment = useWatch({ control: form.control, name: 'comment' }) ?? '';
-  const errorOf = (name: (typeof ORDER)[number]) => {
-    const message = form.formState.errors[name]?.message;
-    return typeof message === 'string' ? message : undefined;
-  };
+  const errorOf = (name: (typeof ORDER)[number] & string) => messageOf(form.formState.errors, name);
   const ratingError = errorOf('rating');
   const commentError = errorOf('comment');
 
