@@ -156,6 +156,11 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
   await expect(a.page.getByRole('heading', { name: 'Delivery code' })).toBeVisible();
   const code = (await a.page.getByTestId('delivery-code').textContent())?.trim() ?? '';
   expect(code).toMatch(/^\d{6}$/);
+  // The payment is held: A sees what was paid and with which card.
+  const paymentCard = a.page.getByRole('heading', { name: 'Payment' }).locator('xpath=../..');
+  await expect(paymentCard).toContainText(`${bName} receives $15.00`);
+  await expect(paymentCard).toContainText('You paid $16.50 (service fee $1.50) with the card ending in 4242.');
+  await expect(paymentCard).toContainText('Held:');
   await expectNoAxeViolations(a.page);
 
   // B: My Bookings -> the booking, which says confirmed and shows no code.
@@ -194,6 +199,11 @@ test('the whole story: offer, choose, pick up, a wrong code, the right code, Com
   await expect(complete).toBeHidden();
   await expect(status(b.page)).toContainText('Completed');
   await expect(timeline(b.page)).toContainText(`Delivered by ${bName} with the delivery code`);
+  // The delivery released the money to B.
+  const released = b.page.getByRole('heading', { name: 'Payment' }).locator('xpath=../..');
+  await expect(released).toContainText(`${bName} receives $15.00`);
+  await expect(released).toContainText('Released:');
+  await expect(released).not.toContainText('You paid');
   await expect(b.page.getByRole('button', { name: 'Complete delivery' })).toHaveCount(0);
   await expectNoAxeViolations(b.page);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentQuoteSchema } from './payments';
+import { bookingPaymentSchema, paymentQuoteSchema } from './payments';
 import { ratingSummarySchema } from './rating';
 import { bookingStatusSchema, requestStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
@@ -130,6 +130,8 @@ export const bookingDetailSchema = z.object({
   has_photo: z.boolean(),
   /** For the requester while the offer is pending on a request with compensation: what choosing it costs. */
   payment_quote: paymentQuoteSchema.nullable(),
+  /** The payment, once one is held for this booking (docs/payments.md); null for an unpaid booking. */
+  payment: bookingPaymentSchema.nullable(),
   /** Set when the booking was cancelled: who, and why. */
   cancellation: z
     .object({

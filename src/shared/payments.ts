@@ -81,6 +81,29 @@ export const PAYMENT_ERRORS = {
   },
 } as const;
 
+export const PAYMENT_STATES = ['held', 'released', 'refunded', 'partly_refunded'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** A booking's payment as its two people see it (the booking page's 'Payment' section). */
+export const bookingPaymentSchema = z.object({
+  state: z.enum(PAYMENT_STATES),
+  /** What the driver receives. */
+  compensation_cents: z.number().int(),
+  /** The requester's only (null for the driver): the fee, the total and the card. */
+  fee_cents: z.number().int().nullable(),
+  total_cents: z.number().int().nullable(),
+  card_last4: z.string().nullable(),
+  /** What went back to the card. */
+  refunded_cents: z.number().int(),
+  held_at: z.string(),
+  /** When it was released or refunded. */
+  settled_at: z.string().nullable(),
+  test_mode: z.boolean(),
+  /** While held: what cancelling now, by the viewer, would refund the requester (the cancel dialog says it). */
+  refund_if_cancelled_cents: z.number().int().nullable(),
+});
+export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
+
 /** What choosing a driver on a paid request costs, as the server computed it (the pay dialog shows it). */
 export const paymentQuoteSchema = z.object({
   compensation_cents: z.number().int(),
@@ -90,6 +113,3 @@ export const paymentQuoteSchema = z.object({
   test_mode: z.boolean(),
 });
 export type PaymentQuote = z.infer<typeof paymentQuoteSchema>;
-
-export const PAYMENT_STATES = ['held', 'released', 'refunded', 'partly_refunded'] as const;
-export type PaymentState = (typeof PAYMENT_STATES)[number];

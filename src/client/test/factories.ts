@@ -1,5 +1,6 @@
 import type { BookingDetail, RequestDetail } from '@shared/lifecycle';
 import type { Booking, DeliveryRequest, Ride } from '@shared/marketplace';
+import type { BookingPayment } from '@shared/payments';
 
 let seq = 0;
 /** A valid v4-shaped uuid, unique per call, so the contract's uuid checks pass. */
@@ -110,6 +111,7 @@ export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDet
     delivery_code: null,
     has_photo: false,
     payment_quote: null,
+    payment: null,
     cancellation: null,
     ...over,
   };
@@ -130,6 +132,23 @@ export function makeRequestDetail(over: Partial<RequestDetail> = {}): RequestDet
     offers: [],
     booking: null,
     payment_quote: null,
+    ...over,
+  };
+}
+
+/** A payment held for a booking, as its requester sees it ($12.50 + $1.25, card 4242, test mode). */
+export function makeBookingPayment(over: Partial<BookingPayment> = {}): BookingPayment {
+  return {
+    state: 'held',
+    compensation_cents: 1250,
+    fee_cents: 125,
+    total_cents: 1375,
+    card_last4: '4242',
+    refunded_cents: 0,
+    held_at: '2026-05-02T09:00:00.000Z',
+    settled_at: null,
+    test_mode: true,
+    refund_if_cancelled_cents: 1375,
     ...over,
   };
 }

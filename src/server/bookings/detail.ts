@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, sql } from 'drizzle-orm';
+import { aliasedTable, and, eq, inArray, sql } from 'drizzle-orm';
 import type {
   BookingDetail,
   BookingEvent,
@@ -6,11 +6,12 @@ import type {
   BookingRole,
   AnyCancelReason,
 } from '../../shared/lifecycle';
-import { centsToDecimal, quoteFor } from '../../shared/money';
+import { cancellationSplit, centsToDecimal, quoteFor } from '../../shared/money';
+import { PAYMENT_STATES, type BookingPayment, type PaymentState } from '../../shared/payments';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { bookingEvents, bookingPhotos, bookings, deliveryRequests, profiles } from '../db/schema';
+import { bookingEvents, bookingPhotos, bookings, deliveryRequests, payments, profiles } from '../db/schema';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND } from './transitions';
 
@@ -100,6 +101,7 @@ export function createBookingReader(db: Db) {
       details: e.details,
     }));
     const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;
+    const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null) : null;
     return {
       id: row.id,
       status,
@@ -124,10 +126,36 @@ export function createBookingReader(db: Db) {
       delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
       has_photo: row.hasPhoto,
       payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, true) : null,
+      payment,
       cancellation:
         cancelled?.actor && cancelled.reason
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }
           : null,
+    };
+  }
+
+  /** The booking's payment as `role` sees it: the driver sees what they receive, the requester what they paid. */
+  async function paymentOf(bookingId: string, role: BookingRole, pickedUp: boolean): Promise<BookingPayment | null> {
+    const [p] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.bookingId, bookingId), inArray(payments.state, [...PAYMENT_STATES])));
+    if (!p) return null;
+    const compensation = Number(p.compensationCents);
+    const fee = Number(p.feeCents);
+    const mine = role === 'requester';
+    return {
+      state: p.state as PaymentState,
+      compensation_cents: compensation,
+      fee_cents: mine ? fee : null,
+      total_cents: mine ? compensation + fee : null,
+      card_last4: mine ? p.cardLast4 : null,
+      refunded_cents: Number(p.refundedCents),
+      held_at: p.heldAt!.toISOString(),
+      settled_at: p.settledAt?.toISOString() ?? null,
+      test_mode: p.provider === 'test',
+      refund_if_cancelled_cents:
+        p.state === 'held' ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
     };
   }
 

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { BookingDetail } from '../../shared/lifecycle';
 import { CARD_DECLINED_MESSAGE } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
 import { bookings, deliveryRequests, jobs, payments, testProviderCharges, testProviderRefunds } from '../db/schema';
@@ -172,6 +173,58 @@ describe('completing releases the money to the driver', () => {
       expect(await ledgerTotal(db())).toBe(0);
     },
   );
+});
+
+describe('the booking page', () => {
+  it('shows both people the payment as each may see it, and what cancelling now would refund', async () => {
+    const s = await paidAndChosen();
+    const asRequester = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
+    expect(asRequester.body.payment).toMatchObject({
+      state: 'held',
+      compensation_cents: COMPENSATION,
+      fee_cents: FEE,
+      total_cents: TOTAL,
+      card_last4: '4242',
+      refunded_cents: 0,
+      settled_at: null,
+      test_mode: true,
+      refund_if_cancelled_cents: TOTAL,
+    });
+    const asDriver = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
+    expect(asDriver.body.payment).toMatchObject({
+      state: 'held',
+      compensation_cents: COMPENSATION,
+      fee_cents: null,
+      total_cents: null,
+      card_last4: null,
+      refund_if_cancelled_cents: TOTAL,
+    });
+    expect(asDriver.body.payment_quote).toBeNull();
+    // After pickup, the requester's cancellation would leave the driver half; the driver's still refunds it all.
+    expect((await act(s.driver.token, s.bookingId, 'pickup')).status).toBe(200);
+    const picked = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
+    expect(picked.body.payment?.refund_if_cancelled_cents).toBe(TOTAL - COMPENSATION / 2);
+    const pickedDriver = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
+    expect(pickedDriver.body.payment?.refund_if_cancelled_cents).toBe(TOTAL);
+    expect((await act(s.requester.token, s.bookingId, 'receive')).status).toBe(200);
+    const done = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
+    expect(done.body.payment).toMatchObject({ state: 'released', refund_if_cancelled_cents: null });
+    expect(done.body.payment?.settled_at).toEqual(expect.any(String));
+  });
+
+  it('offers the requester the price of a pending paid offer, and nobody else', async () => {
+    const s = await paidOffer();
+    const mine = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
+    expect(mine.body.payment_quote).toEqual({
+      compensation_cents: COMPENSATION,
+      fee_cents: FEE,
+      total_cents: TOTAL,
+      test_mode: true,
+    });
+    expect(mine.body.payment).toBeNull();
+    const theirs = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
+    expect(theirs.body.payment_quote).toBeNull();
+  });
 });
 
 describe('cancelling refunds under the policy', () => {

@@ -98,7 +98,7 @@ export const ledgerEntries = pgTable(
   ],
 );
 
-export const PAYMENT_STATES = [
+export const PAYMENT_ROW_STATES = [
   // Claimed before the card is charged: at most one per request (the index below), so two choices cannot both pay.
   'pending',
   'failed',
@@ -147,7 +147,7 @@ export const payments = pgTable(
       .where(oneOf(t.state, ['pending', 'held', 'released', 'refunded', 'partly_refunded'])),
     index('payments_requester_created_idx').on(t.requesterId, t.createdAt, t.id),
     index('payments_driver_created_idx').on(t.driverId, t.createdAt, t.id),
-    check('payments_state_check', oneOf(t.state, PAYMENT_STATES)),
+    check('payments_state_check', oneOf(t.state, PAYMENT_ROW_STATES)),
     check('payments_currency_check', sql`${t.currency} = 'usd'`),
     check('payments_amounts', sql`${t.compensationCents} > 0 and ${t.feeCents} >= 0`),
     check(

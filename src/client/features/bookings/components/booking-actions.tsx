@@ -1,11 +1,21 @@
 import { Check, PackageOpen, Undo2, X } from 'lucide-react';
 import type { BookingAction, BookingDetail } from '@shared/lifecycle';
+import { formatCents } from '@shared/money';
 import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { PayAndChooseDialog } from '@/components/pay-and-choose-dialog';
 import { Button } from '@/components/ui/button';
 import { useBookingAction } from '@/lib/booking-actions';
 import { CancelBookingDialog } from './cancel-booking-dialog';
 import { CompleteDeliveryDialog } from './complete-delivery-dialog';
+
+/** What cancelling a paid booking now would give back (the server worked it out under the cancellation policy). */
+function refundNotice(booking: BookingDetail): string | null {
+  const amount = booking.payment?.refund_if_cancelled_cents;
+  if (amount == null) return null;
+  return booking.my_role === 'requester'
+    ? `You will be refunded ${formatCents(amount)}.`
+    : `The requester will be refunded ${formatCents(amount)}.`;
+}
 
 /**
  * The buttons for exactly the actions the server says I may take now (`actions`), in the order of the story.
@@ -103,6 +113,7 @@ export function BookingActions({ booking, onDone }: { booking: BookingDetail; on
       ) : null}
       {can('cancel') ? (
         <CancelBookingDialog
+          refundNotice={refundNotice(booking)}
           disabled={busy}
           send={(values) =>
             mutation.mutateAsync({ bookingId, action: 'cancel', reason: values.reason, details: values.details })

@@ -6,7 +6,7 @@ import type { BookingDetail } from '@shared/lifecycle';
 import { QUEUED_MESSAGE } from '@/lib/api-client';
 import { sendQueue } from '@/offline/send-queue';
 import { queryKeys } from '@/lib/query-keys';
-import { ADA, makeBookingDetail, SAM, uuid } from '@/test/factories';
+import { ADA, makeBookingDetail, makeBookingPayment, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { BookingDetailPage } from './booking-detail-page';
@@ -24,6 +24,15 @@ const CONFIRMED_EVENTS: BookingDetail['events'] = [
     details: null,
   },
 ];
+
+/** A confirmed booking as its requester sees it, with the code to give at handoff. */
+const CONFIRMED_FOR_REQUESTER: Partial<BookingDetail> = {
+  my_role: 'requester',
+  status: 'confirmed',
+  actions: ['cancel', 'receive'],
+  delivery_code: '482913',
+  events: CONFIRMED_EVENTS,
+};
 
 /**
  * The booking page with `GET /bookings/:id` answering `booking` (or what `booking()` returns now), and whatever
@@ -83,11 +92,7 @@ describe('Booking detail page', () => {
   it('the requester sees the delivery code to give at handoff', async () => {
     renderBooking(
       makeBookingDetail({
-        my_role: 'requester',
-        status: 'confirmed',
-        actions: ['cancel', 'receive'],
-        delivery_code: '482913',
-        events: CONFIRMED_EVENTS,
+        ...CONFIRMED_FOR_REQUESTER,
       }),
     );
     expect(await screen.findByRole('heading', { name: 'Delivery code' })).toBeVisible();
@@ -98,6 +103,53 @@ describe('Booking detail page', () => {
       'href',
       '/dashboard/bookings?tab=requester',
     );
+  });
+
+  it("shows a paid booking's payment, and the cancel dialog says what the cancellation refunds", async () => {
+    const { user } = renderBooking(
+      makeBookingDetail({
+        ...CONFIRMED_FOR_REQUESTER,
+        payment: makeBookingPayment(),
+      }),
+    );
+    const heading = await screen.findByRole('heading', { name: 'Payment' });
+    const section = heading.closest('div.rounded-lg') as HTMLElement;
+    expect(within(section).getByText('Sam Lee receives $12.50')).toBeVisible();
+    expect(
+      within(section).getByText(/You paid \$13\.75 \(service fee \$1\.25\) with the card ending in 4242/),
+    ).toBeVisible();
+    expect(within(section).getByText(/^Held:/)).toBeVisible();
+    expect(within(section).getByText('Test mode: no real money moves.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    expect(await screen.findByRole('dialog', { name: 'Cancel this booking?' })).toHaveAccessibleDescription(
+      'Say why, so the other person knows. The request opens again for drivers to offer. You will be refunded $13.75.',
+    );
+  });
+
+  it("the driver sees what they receive, not the requester's card; a partial refund says how much went back", async () => {
+    renderBooking(
+      makeBookingDetail({
+        status: 'cancelled',
+        actions: [],
+        // As the driver sees it: no fee, total or card.
+        payment: makeBookingPayment({
+          state: 'partly_refunded',
+          fee_cents: null,
+          total_cents: null,
+          card_last4: null,
+          refunded_cents: 750,
+          settled_at: '2026-05-03T09:00:00.000Z',
+          test_mode: false,
+          refund_if_cancelled_cents: null,
+        }),
+      }),
+    );
+    const heading = await screen.findByRole('heading', { name: 'Payment' });
+    const section = heading.closest('div.rounded-lg') as HTMLElement;
+    expect(within(section).getByText('Sam Lee receives $12.50')).toBeVisible();
+    expect(within(section).queryByText(/You paid/)).not.toBeInTheDocument();
+    expect(within(section).getByText(/^Partly refunded \$7\.50:/)).toBeVisible();
+    expect(within(section).queryByText('Test mode: no real money moves.')).not.toBeInTheDocument();
   });
 
   it('the driver never renders a delivery code, even if one were sent', async () => {

@@ -3,7 +3,8 @@ import type * as React from 'react';
 import { formatLongDate } from '@shared/dates';
 import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '@shared/lifecycle';
 import { idParamSchema } from '@shared/marketplace';
-import { formatMoney } from '@shared/money';
+import { formatCents, formatMoney } from '@shared/money';
+import { TEST_MODE_NOTICE, type PaymentState } from '@shared/payments';
 import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
@@ -11,6 +12,7 @@ import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useFocusOnChange } from '@/hooks/use-focus-on-change';
+import { formatInstant } from '@/lib/format';
 import { PersonMenu } from '@/features/moderation';
 import { BookingReviewsSection } from '@/features/reviews';
 import { useBookingDetail } from '../api/booking-detail';
@@ -99,6 +101,46 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
   );
 }
 
+const PAYMENT_STATE: Record<PaymentState, (refunded: string) => string> = {
+  held: () => 'Held',
+  released: () => 'Released',
+  refunded: (amount) => `Refunded ${amount}`,
+  partly_refunded: (amount) => `Partly refunded ${amount}`,
+};
+
+/** The booking's payment for both people: what the driver receives and where the money is (docs/payments.md). */
+function Payment({ booking }: { booking: BookingDetail }) {
+  const p = booking.payment;
+  if (!p) return null;
+  const when = p.settled_at ?? p.held_at;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payment</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-1">
+        <p>
+          {booking.driver.full_name} receives {formatCents(p.compensation_cents)}
+        </p>
+        {p.total_cents !== null ? (
+          <p>
+            You paid {formatCents(p.total_cents)}
+            {p.fee_cents ? ` (service fee ${formatCents(p.fee_cents)})` : ''}
+            {p.card_last4 ? ` with the card ending in ${p.card_last4}` : ''}.
+          </p>
+        ) : null}
+        <p>
+          {PAYMENT_STATE[p.state](formatCents(p.refunded_cents))}: <time dateTime={when}>{formatInstant(when)}</time>
+        </p>
+        {p.state === 'held' ? (
+          <p className="text-sm text-muted-foreground">Held by RuralRoute until the delivery is complete.</p>
+        ) : null}
+        {p.test_mode ? <p className="text-sm text-muted-foreground">{TEST_MODE_NOTICE}</p> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
 /** What the route puts on the page from other features (the conversation), given the loaded booking. */
 type Slot = (booking: BookingDetail) => React.ReactNode;
 
@@ -131,6 +173,7 @@ function BookingDetailView({ booking, messages }: { booking: BookingDetail; mess
       ) : null}
       {booking.my_role === 'requester' && booking.delivery_code ? <DeliveryCode code={booking.delivery_code} /> : null}
       <Cancellation booking={booking} />
+      <Payment booking={booking} />
       <BookingReviewsSection booking={booking} />
       <Summary booking={booking} />
       {messages?.(booking)}

@@ -14,10 +14,13 @@ const DETAILS_HINT = `Optional, up to ${CANCEL_DETAILS_MAX} characters.`;
  * then `onDone` says where focus goes, since this button is gone from a cancelled booking.
  */
 export function CancelBookingDialog({
+  refundNotice,
   disabled,
   send,
   onDone,
 }: {
+  /** A paid booking: what the cancellation gives back ('You will be refunded $13.75.'). */
+  refundNotice?: string | null;
   disabled: boolean;
   send: (values: CancelValues) => Promise<unknown>;
   onDone: () => void;
@@ -35,7 +38,7 @@ export function CancelBookingDialog({
       }
       idPrefix="cancel"
       title="Cancel this booking?"
-      description="Say why, so the other person knows. The request opens again for drivers to offer."
+      description={`Say why, so the other person knows. The request opens again for drivers to offer.${refundNotice ? ` ${refundNotice}` : ''}`}
       reasons={CANCEL_REASONS}
       schema={cancelBookingSchema}
       detailsHint={DETAILS_HINT}
