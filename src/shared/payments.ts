@@ -113,3 +113,31 @@ export const paymentQuoteSchema = z.object({
   test_mode: z.boolean(),
 });
 export type PaymentQuote = z.infer<typeof paymentQuoteSchema>;
+
+// ─── Payouts (Settings > 'Payouts') ───────────────────────────────────────────────────────────────────────────────
+
+export const ROUTING_NUMBER_MESSAGE = 'Enter a valid 9-digit routing number';
+export const ACCOUNT_NUMBER_MESSAGE = 'Enter an account number of 4 to 17 digits';
+/** The test provider's bank account (Stripe's test routing and account numbers). */
+export const TEST_BANK = { routingNumber: '110000000', accountNumber: '000123456789' } as const;
+
+/** An ABA routing number's checksum (3-7-1 weights). */
+export function routingNumberValid(digits: string): boolean {
+  if (!/^\d{9}$/.test(digits)) return false;
+  const d = [...digits].map(Number);
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
+  return sum % 10 === 0;
+}
+
+/** Setting up payouts with the test provider: a routing and an account number. */
+export const payoutBankSchema = z.object({
+  routing_number: z
+    .string({ error: ROUTING_NUMBER_MESSAGE })
+    .transform(digitsOnly)
+    .refine(routingNumberValid, ROUTING_NUMBER_MESSAGE),
+  account_number: z
+    .string({ error: ACCOUNT_NUMBER_MESSAGE })
+    .transform(digitsOnly)
+    .refine((v) => /^\d{4,17}$/.test(v), ACCOUNT_NUMBER_MESSAGE),
+});
+export type PayoutBankInput = z.input<typeof payoutBankSchema>;

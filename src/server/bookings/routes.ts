@@ -111,8 +111,17 @@ const actionRoute = (action: keyof typeof ACTION_DESCRIPTIONS) =>
     responses: { ...detailResponse(ACTION_DESCRIPTIONS[action]), ...errorResponses(400, 401, 403, 404, 409, 429) },
   });
 
-/** choose: `{}` (or no body) on a request without compensation; `{ card }` to pay for one with compensation. */
-const chooseBody = z.object({ card: cardSchema().optional() });
+/**
+ * choose: `{}` (or no body) on a request without compensation; to pay for one with compensation, `{ card }` (the test
+ * provider's card fields) or `{ payment_method }` (a payment method made by Stripe's own card element).
+ */
+const chooseBody = z.object({
+  card: cardSchema().optional(),
+  payment_method: z
+    .string()
+    .regex(/^pm_[A-Za-z0-9_]{1,200}$/, 'Enter your card details again')
+    .optional(),
+});
 
 const chooseRoute = createRoute({
   method: 'post',
@@ -227,7 +236,12 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
     { ...chooseRoute, middleware: [throttle] },
     async (c) => {
       const body = c.req.valid('json') as z.infer<typeof chooseBody> | undefined;
-      return c.json(await act(currentAuth(c).user.id, c.req.valid('param').id, 'choose', { card: body?.card }), 200);
+      return c.json(
+        await act(currentAuth(c).user.id, c.req.valid('param').id, 'choose', {
+          source: body?.card ? { card: body.card } : body?.payment_method ? { paymentMethodId: body.payment_method } : undefined,
+        }),
+        200,
+      );
     },
     byId,
   );

@@ -18,7 +18,7 @@ import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { notify, type NewNotification } from '../notifications';
 import type { Charged, PaymentFlow } from '../payments';
-import type { Card } from '../../shared/payments';
+import type { PaymentSource } from '../payments/provider';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -36,8 +36,8 @@ export interface ActionInput {
   code?: string;
   /** The multipart `photo` field as parsed (a File, or anything a client sent under that name). */
   photo?: unknown;
-  /** choose on a request with compensation: the card that pays (docs/payments.md). */
-  card?: Card;
+  /** choose on a request with compensation: what pays (docs/payments.md). */
+  source?: PaymentSource;
 }
 
 type EventRow = typeof bookingEvents.$inferInsert;
@@ -260,7 +260,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
     // Choosing a driver on a paid request charges the card first, outside the transaction (a provider's call must
     // not hold row locks); the transaction then holds the money with the confirmation, or the charge is voided.
-    const charged = move.action === 'choose' ? await payments.chargeForChoice(booking, input.card) : null;
+    const charged = move.action === 'choose' ? await payments.chargeForChoice(booking, input.source) : null;
     try {
       await db.transaction((tx) => apply(tx, move, booking, userId, input, photo, charged));
     } catch (err) {

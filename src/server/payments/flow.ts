@@ -1,13 +1,13 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { cancellationSplit, serviceFeeCents, type CancellationCase } from '../../shared/money';
-import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS, type Card } from '../../shared/payments';
+import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { deliveryRequests, payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
 import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
-import type { PaymentsProvider } from './provider';
+import type { PaymentSource, PaymentsProvider } from './provider';
 
 /**
  * The money of one booking through its life (docs/payments.md):
@@ -107,7 +107,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
    */
   async function chargeForChoice(
     booking: { id: string; requestId: string; driverId: string; requesterId: string },
-    card: Card | undefined,
+    source: PaymentSource | undefined,
   ): Promise<Charged | null> {
     const [request] = await db
       .select({ compensationCents: deliveryRequests.compensationCents, title: deliveryRequests.title })
@@ -115,7 +115,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       .where(eq(deliveryRequests.id, booking.requestId));
     const compensationCents = request?.compensationCents ?? 0;
     if (!request || compensationCents <= 0) return null;
-    if (!card) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
+    if (!source) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
     const feeCents = serviceFeeCents(compensationCents);
     let paymentId: string;
     try {
@@ -141,7 +141,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       amountCents: compensationCents + feeCents,
       currency: 'usd',
       idempotencyKey: chargeKey(paymentId),
-      card,
+      source,
       description: `RuralRoute delivery: ${request.title}`,
       transferGroup: `booking:${booking.id}`,
       metadata: { payment_id: paymentId, booking_id: booking.id, request_id: booking.requestId },

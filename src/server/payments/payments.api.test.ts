@@ -312,10 +312,7 @@ describe('a crash between the charge and the commit', () => {
       .where(eq(bookings.id, s.bookingId));
     // The process charged the card, then died before choose's transaction committed.
     const charged = await ctx.app.payments.chargeForChoice(booking!, {
-      number: '4242424242424242',
-      expiry: TEST_CARD.expiry,
-      cvc: TEST_CARD.cvc,
-      zip: TEST_CARD.zip,
+      card: { number: '4242424242424242', expiry: TEST_CARD.expiry, cvc: TEST_CARD.cvc, zip: TEST_CARD.zip },
     });
     expect(charged).not.toBeNull();
     // Meanwhile the request cannot be paid twice: another try is refused before any card is charged.

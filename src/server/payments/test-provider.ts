@@ -1,16 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { TEST_CARDS } from '../../shared/payments';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { PAYMENT_ERRORS, TEST_CARDS } from '../../shared/payments';
+import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { testProviderCharges, testProviderRefunds } from '../db/schema';
-import type { ChargeRequest, ChargeResult, PaymentsProvider, RefundRequest } from './provider';
+import { testProviderAccounts, testProviderCharges, testProviderRefunds, testProviderTransfers } from '../db/schema';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  PaymentsProvider,
+  PayoutSetupRequest,
+  PayoutSetupResult,
+  ProviderChargeRecord,
+  ProviderTransferRecord,
+  RefundRequest,
+  TransferRequest,
+} from './provider';
 
 /**
  * PAYMENTS_PROVIDER=test (the default): a provider inside the app, with its own records in the same database
  * (test_provider_charges, test_provider_refunds), so `npm start` needs nothing else. It behaves as Stripe does in
  * test mode: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, any other number is declined too (no
- * real card is ever charged); a repeated idempotency key answers the first call's outcome. It is called outside the
- * app's transactions, as a remote provider would be, and keeps its records in transactions of its own.
+ * real card is ever charged); a repeated idempotency key answers the first call's outcome. Payouts are set up with a
+ * test routing and account number and are active at once; transfers are stored like charges. It is called outside
+ * the app's transactions, as a remote provider would be, and keeps its records in transactions of its own.
  */
 export function createTestProvider(db: Db): PaymentsProvider {
   const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
@@ -40,7 +52,10 @@ export function createTestProvider(db: Db): PaymentsProvider {
     live: false,
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      const number = request.card.number;
+      // Stripe's element makes payment methods; this provider takes the card fields only.
+      if (!('card' in request.source))
+        throw new DomainError('payment_required', PAYMENT_ERRORS.payment_required.message);
+      const number = request.source.card.number;
       const [row] = await db
         .insert(testProviderCharges)
         .values({
@@ -97,6 +112,82 @@ export function createTestProvider(db: Db): PaymentsProvider {
     },
 
     findCharge,
+
+    async setupPayouts(request: PayoutSetupRequest): Promise<PayoutSetupResult> {
+      if (!request.bank) throw new DomainError('validation_error', 'Enter a routing and an account number');
+      const id = request.accountId ?? newId('acct');
+      const last4 = request.bank.accountNumber.slice(-4);
+      await db
+        .insert(testProviderAccounts)
+        .values({ id, userId: request.userId, routingNumber: request.bank.routingNumber, accountLast4: last4 })
+        .onConflictDoUpdate({
+          target: testProviderAccounts.id,
+          set: { routingNumber: request.bank.routingNumber, accountLast4: last4 },
+        });
+      return { accountId: id, status: 'active', last4 };
+    },
+
+    async payoutAccountStatus(accountId: string): Promise<'active' | 'pending'> {
+      const [row] = await db
+        .select({ id: testProviderAccounts.id })
+        .from(testProviderAccounts)
+        .where(eq(testProviderAccounts.id, accountId));
+      return row ? 'active' : 'pending';
+    },
+
+    async transfer(request: TransferRequest): Promise<{ transferId: string }> {
+      const [row] = await db
+        .insert(testProviderTransfers)
+        .values({
+          id: newId('tr'),
+          idempotencyKey: request.idempotencyKey,
+          accountId: request.accountId,
+          amountCents: request.amountCents,
+          metadata: request.metadata,
+        })
+        .onConflictDoNothing({ target: testProviderTransfers.idempotencyKey })
+        .returning({ id: testProviderTransfers.id });
+      if (row) return { transferId: row.id };
+      const [first] = await db
+        .select()
+        .from(testProviderTransfers)
+        .where(eq(testProviderTransfers.idempotencyKey, request.idempotencyKey));
+      if (!first || Number(first.amountCents) !== request.amountCents)
+        throw new Error(`idempotency key ${request.idempotencyKey} was used for another transfer`);
+      return { transferId: first.id };
+    },
+
+    async *listCharges(since: Date): AsyncIterable<ProviderChargeRecord> {
+      const rows = await db
+        .select()
+        .from(testProviderCharges)
+        .where(gte(testProviderCharges.createdAt, since))
+        .orderBy(asc(testProviderCharges.createdAt));
+      for (const row of rows) {
+        const metadata = row.metadata as Record<string, string>;
+        yield {
+          chargeId: row.id,
+          paymentId: metadata.payment_id ?? null,
+          amountCents: Number(row.amountCents),
+          refundedCents: Number(row.refundedCents),
+          status: row.status === 'succeeded' ? 'succeeded' : 'declined',
+        };
+      }
+    },
+
+    async *listTransfers(since: Date): AsyncIterable<ProviderTransferRecord> {
+      const rows = await db
+        .select()
+        .from(testProviderTransfers)
+        .where(gte(testProviderTransfers.createdAt, since))
+        .orderBy(asc(testProviderTransfers.createdAt));
+      for (const row of rows)
+        yield {
+          transferId: row.id,
+          payoutId: (row.metadata as Record<string, string>).payout_id ?? null,
+          amountCents: Number(row.amountCents),
+        };
+    },
   };
 }
 

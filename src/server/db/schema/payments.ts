@@ -202,3 +202,115 @@ export const testProviderRefunds = pgTable(
     check('test_provider_refunds_amount', sql`${t.amountCents} > 0`),
   ],
 );
+
+// ─── Payouts (issue 35): where a driver's earnings go, and each payout made ───────────────────────────────────────
+
+export const PAYOUT_ACCOUNT_STATES = ['pending', 'active'] as const;
+
+/** A driver's payout account at the provider: 'pending' while Stripe's onboarding is unfinished, then 'active'. */
+export const payoutAccounts = pgTable(
+  'payout_accounts',
+  {
+    userId: uuid('user_id').primaryKey(),
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    status: text('status').notNull(),
+    /** The bank account's last four digits, when the provider tells them. */
+    last4: text('last4'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payout_accounts_provider_account_idx').on(t.provider, t.providerAccountId),
+    check('payout_accounts_status_check', oneOf(t.status, PAYOUT_ACCOUNT_STATES)),
+  ],
+);
+
+export const PAYOUT_STATES = ['pending', 'paid'] as const;
+
+/**
+ * One payout of a driver's Available balance: decided in a transaction with its ledger move (driver ->
+ * payouts_pending), sent by a job through the provider under the key payout:<id>, then 'paid' with the move
+ * payouts_pending -> outside.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    state: text('state').notNull().default('pending'),
+    provider: text('provider').notNull(),
+    providerTransferId: text('provider_transfer_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    index('payouts_user_created_idx').on(t.userId, t.createdAt, t.id),
+    check('payouts_state_check', oneOf(t.state, PAYOUT_STATES)),
+    check('payouts_amount_positive', sql`${t.amountCents} > 0`),
+    check('payouts_paid_at', sql`(${t.paidAt} is not null) = (${t.state} = 'paid')`),
+  ],
+);
+
+// ─── Provider webhooks (Stripe): each event stored once by its id, applied by a job ──────────────────────────────
+
+export const paymentWebhookEvents = pgTable('payment_webhook_events', {
+  /** The provider's event id: a second delivery of the same event is recognised and has no effect. */
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  payload: jsonb('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  processedAt: timestamp('processed_at', { withTimezone: true, precision: 3 }),
+});
+
+// ─── Reconciliation: the ledger compared with the provider's records ─────────────────────────────────────────────
+
+export const paymentReconciliations = pgTable(
+  'payment_reconciliations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** 'daily' (the scheduled run) or 'admin' (asked for on the admin payments page). */
+    trigger: text('trigger').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+    /** How many payments and payouts were compared. */
+    checked: bigint('checked', { mode: 'number' }).notNull().default(0),
+    /** Each difference found: { kind, id, ledger, provider, detail }. Empty when everything matches. */
+    differences: jsonb('differences').notNull().default(sql`'[]'::jsonb`),
+    repaired: bigint('repaired', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    index('payment_reconciliations_started_idx').on(t.startedAt),
+    check('payment_reconciliations_trigger_check', oneOf(t.trigger, ['daily', 'admin'])),
+  ],
+);
+
+// ─── The test provider's payout side: accounts (a test routing and account number) and transfers ─────────────────
+
+export const testProviderAccounts = pgTable('test_provider_accounts', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  routingNumber: text('routing_number').notNull(),
+  accountLast4: text('account_last4').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+export const testProviderTransfers = pgTable(
+  'test_provider_transfers',
+  {
+    id: text('id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => testProviderAccounts.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    metadata: jsonb('metadata').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('test_provider_transfers_key_idx').on(t.idempotencyKey),
+    check('test_provider_transfers_amount', sql`${t.amountCents} > 0`),
+  ],
+);
