@@ -17,8 +17,7 @@ import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { notify, type NewNotification } from '../notifications';
-import type { Charged, PaymentFlow } from '../payments';
-import type { PaymentSource } from '../payments/provider';
+import type { Charged, PaymentFlow, PaymentSource } from '../payments';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -307,7 +306,9 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
           move.once === 'picked_up' ? isNull(bookings.pickedUpAt) : undefined,
         ),
       )
-      .returning({ id: bookings.id });
+      // picked_up_at as committed when this row was locked: a pickup that landed after `load` read the booking
+      // still decides the cancellation policy (the requester cancelling after pickup refunds only part).
+      .returning({ id: bookings.id, pickedUpAt: bookings.pickedUpAt });
     if (!changed.length) throw stateChanged();
     await tx.insert(bookingEvents).values({
       ...eventRow(booking, actorId, move.event, move.from, move.to),
@@ -331,7 +332,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     if (move.action === 'cancel')
       await payments.refundOnCancel(tx, booking.id, {
         by: move.role,
-        pickedUp: booking.pickedUpAt !== null,
+        pickedUp: changed[0]!.pickedUpAt !== null,
       });
     // Everyone this move concerns, in one statement (the other person, and drivers of offers it declined).
     await notify(tx, out, notices);

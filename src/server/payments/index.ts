@@ -12,4 +12,4 @@ export {
   type PaymentFlow,
 } from './flow';
 export { createTestProvider } from './test-provider';
-export type { PaymentsProvider } from './provider';
+export type { PaymentSource, PaymentsProvider } from './provider';

@@ -6,6 +6,7 @@ import { rowsOf } from '../db/result-rows';
 import { bookings, deliveryRequests, jobs, payments, testProviderCharges, testProviderRefunds } from '../db/schema';
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { DECLINED_CARD, lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
+import { until } from '../test/wait';
 import { balances, ledgerTotal } from './ledger';
 import { chargeKey, PAYMENT_REQUIRED_MESSAGE } from './flow';
 
@@ -295,6 +296,45 @@ describe('cancelling refunds under the policy', () => {
       expect(moves).toEqual(['hold', done.status === 200 ? 'release' : 'refund']);
     }
     expect(await ledgerTotal(db())).toBe(0);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('a pickup landing while a cancellation runs (real PostgreSQL)', () => {
+  it('decides the policy from the pickup as committed, not as the cancellation first read it', async () => {
+    const s = await paidAndChosen();
+    let commitPickup!: () => void;
+    const released = new Promise<void>((r) => (commitPickup = r));
+    // The driver's pickup, held open: it has taken the booking's row lock and not yet committed.
+    const pickup = db().transaction(async (tx) => {
+      await tx
+        .update(bookings)
+        .set({ pickedUpAt: sql`clock_timestamp()` })
+        .where(eq(bookings.id, s.bookingId));
+      await released;
+    });
+    await until('the pickup holds the booking', async () => {
+      const r = await db().execute(sql`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+        where c.relname = 'bookings' and l.mode = 'RowExclusiveLock' and l.granted`);
+      return rowsOf<{ n: number }>(r)[0]!.n > 0;
+    });
+    // The requester's cancellation reads the booking (not picked up yet), then waits on the row.
+    const cancelled = act(s.requester.token, s.bookingId, 'cancel', { reason: 'plans_changed' });
+    await until('the cancellation waits on the booking', async () => {
+      const r = await db().execute(
+        sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "bookings"%'`,
+      );
+      return rowsOf<{ n: number }>(r)[0]!.n > 0;
+    });
+    commitPickup();
+    await pickup;
+    expect((await cancelled).status).toBe(200);
+    const [p] = await paymentsOf(s.bookingId);
+    // After pickup, the requester's cancellation leaves the driver half the compensation.
+    expect({ state: p!.state, refunded: Number(p!.refundedCents) }).toEqual({
+      state: 'partly_refunded',
+      refunded: TOTAL - COMPENSATION / 2,
+    });
+    expect(await balances(db(), [{ driver: s.driver.user.id }])).toEqual([COMPENSATION / 2]);
   });
 });
 
