@@ -6,7 +6,7 @@ import { foldListVersions } from './db/list-versions';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
-import { PAYMENT_REFUND_JOB, PAYMENT_VOID_JOB } from './payments';
+import { PAYMENT_REFUND_JOB, PAYMENT_VOID_JOB, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, RECONCILE_JOB } from './payments';
 import { createReviewSweep } from './reviews';
 
 const HOUR = 3_600_000;
@@ -49,6 +49,11 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   // Refunds decided in a booking's transaction, and charges whose choice failed, sent through the provider.
   jobs.register(PAYMENT_REFUND_JOB, services.payments.refundJob);
   jobs.register(PAYMENT_VOID_JOB, services.payments.voidJob);
+  jobs.register(PAYOUT_RUN_JOB, services.payouts.runJob);
+  jobs.register(PAYOUT_SEND_JOB, services.payouts.sendJob);
+  jobs.register(RECONCILE_JOB, services.reconciliation.job);
+  // Each instance offers the day's reconciliation every hour; the day's key lets one through.
+  const reconcileDaily = periodic('reconcile', () => services.reconciliation.scheduleDaily(clock()), HOUR);
 
   // Old read notifications and finished jobs, hourly.
   const notificationSweep = createNotificationSweep(db, clock);
@@ -64,6 +69,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
       await notificationSweep.close();
       await idempotencySweep.close();
       await listVersionFold.close();
+      await reconcileDaily.close();
       await jobs.close();
       mailer.close();
     },

@@ -35,6 +35,7 @@ import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
 import { createPlaceService, placeRoutes } from './places';
+import { adminPaymentRoutes, paymentRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { bookingReviewRoutes, createProfileService, createReviewService, reviewRoutes, userRoutes } from './reviews';
@@ -59,6 +60,13 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     auth,
     mailsPerAddress: { counter: attempts, limit: perAccount },
   });
+  const paymentDeps = {
+    reader: s.paymentReader,
+    payouts: s.payouts,
+    provider: s.payments.provider,
+    reconciliation: s.reconciliation,
+    throttle,
+  };
 
   return [
     // Sign-up, sign-in (limited per client address, per account and per address tried), the code step, sign-out.
@@ -161,6 +169,9 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/users', userRoutes(createProfileService(db))],
     // The live stream of the signed-in person (one per tab).
     ['/events', eventRoutes(s.hub)],
+    // My payments, earnings, receipts and payouts; the admins' payments page.
+    ['/payments', paymentRoutes(paymentDeps)],
+    ['/admin/payments', adminPaymentRoutes(paymentDeps)],
     ['/notifications', notificationRoutes(createNotificationService(db, s.unsubscribeTokens), throttle)],
     ['/blocks', blockRoutes(createBlockService(db), throttle)],
     ['/reports', reportRoutes(createReportService(db), throttle)],

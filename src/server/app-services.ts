@@ -10,7 +10,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
 import { createUnsubscribeTokens } from './notifications';
-import { createPaymentFlow, createTestProvider } from './payments';
+import { createPaymentServices, createTestProvider } from './payments';
 
 export const MINUTE = 60_000;
 
@@ -96,8 +96,8 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     throttle,
     idempotencyKeys: createIdempotencyStore(db, clock),
     unsubscribeTokens: createUnsubscribeTokens(db),
-    /** Payments (issue 35): the flow of a booking's money, on the configured provider. */
-    payments: createPaymentFlow(db, createTestProvider(db)),
+    /** Payments (issue 35): the flow of a booking's money, payouts, reconciliation, on the configured provider. */
+    ...createPaymentServices(db, createTestProvider(db), env.APP_URL),
   };
 }
 

@@ -59,7 +59,9 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     notifications: background.notifications,
     idempotency: background.idempotency,
     jobs: background.jobs,
-    /** The payment flow (reconciliation's repair runs from here until its job exists). */
+    /** The payment flow, payouts and reconciliation. */
     payments: services.payments,
+    payouts: services.payouts,
+    reconciliation: services.reconciliation,
   });
 }

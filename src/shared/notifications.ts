@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALL_CANCEL_REASONS } from './lifecycle';
+import { formatCents } from './money';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
@@ -19,6 +20,10 @@ export const NOTIFICATION_TYPES = [
   'review_published',
   'ride_ask',
   'search_match',
+  'payment_held',
+  'payment_released',
+  'payment_refunded',
+  'payout_sent',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -56,6 +61,10 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   review_published: 'A review of me was published',
   ride_ask: 'Someone asks me to carry something on my ride',
   search_match: 'New matches for my saved searches and route alerts',
+  payment_held: 'A payment for my delivery is held',
+  payment_released: 'Money for my delivery was released to me',
+  payment_refunded: 'I was refunded',
+  payout_sent: 'A payout was sent to my bank account',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -106,10 +115,21 @@ export const notificationDataSchema = z.object({
   path: z.string().optional(),
   /** The recipient's own id (review_published links to their profile). */
   user_id: z.string().optional(),
+  /** Payments (the receipt): the delivery's compensation, the fee, the total paid, what was refunded or paid out. */
+  compensation_cents: z.number().int().optional(),
+  fee_cents: z.number().int().optional(),
+  total_cents: z.number().int().optional(),
+  amount_cents: z.number().int().optional(),
+  /** The card's (or, for a payout, the bank account's) last four digits, and the card's network. */
+  last4: z.string().optional(),
+  card_brand: z.string().optional(),
+  /** When the money moved (ISO). */
+  at: z.string().optional(),
 });
 export type NotificationData = z.infer<typeof notificationDataSchema>;
 
 const quoted = (title: string | undefined) => (title ? `“${title}”` : 'your item');
+const money = (cents: number | undefined) => formatCents(cents ?? 0);
 const who = (name: string | undefined) => name || 'Someone';
 
 /** The notification in one sentence (the in-app text, and the e-mail's sentence). */
@@ -159,6 +179,18 @@ export function notificationText(type: NotificationType, d: NotificationData): s
         ? `${n > 1 ? `${n} new requests are` : 'A new request is'} along your route${d.search_name ? ` (${d.search_name})` : ''}.`
         : `${what} your search${d.search_name ? ` “${d.search_name}”` : ''}.`;
     }
+    case 'payment_held':
+      return `${who(d.actor_name)} paid ${money(d.compensation_cents)} for ${t}; it is held until delivery.`;
+    case 'payment_released':
+      return `${money(d.amount_cents)} for ${t} was released to you.`;
+    case 'payment_refunded':
+      return d.amount_cents !== undefined && d.total_cents !== undefined && d.amount_cents < d.total_cents
+        ? `You were refunded ${money(d.amount_cents)} of the ${money(d.total_cents)} you paid for ${t}.`
+        : `You were refunded ${money(d.amount_cents)} for ${t}.`;
+    case 'payout_sent':
+      return d.last4
+        ? `${money(d.amount_cents)} was paid out to your bank account ending in ${d.last4}.`
+        : `${money(d.amount_cents)} was paid out to your bank account.`;
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -200,6 +232,14 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return `${who(d.actor_name)} asked you to carry ${t}`;
     case 'search_match':
       return d.ride_id ? 'New requests along your route' : `New matches for “${d.search_name ?? 'your search'}”`;
+    case 'payment_held':
+      return `Payment held for ${t}`;
+    case 'payment_released':
+      return `Payment released: ${t}`;
+    case 'payment_refunded':
+      return `Refund for ${t}`;
+    case 'payout_sent':
+      return `Payout of ${money(d.amount_cents)} sent`;
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':
@@ -211,6 +251,49 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
     case 'two_factor_disabled':
       return 'Two-factor authentication turned off';
   }
+}
+
+const CARD_BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+};
+/** 'Visa ending in 4242' (a receipt's card line). */
+export const cardLabel = (brand: string | null | undefined, last4: string) =>
+  `${CARD_BRANDS[brand ?? ''] ?? 'Card'} ending in ${last4}`;
+
+/** The receipt a payment notice's e-mail carries (label, value), or null for other types. */
+export function notificationReceipt(type: NotificationType, d: NotificationData): [string, string][] | null {
+  const date = d.at
+    ? new Date(d.at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+    : null;
+  const lines: [string, string][] = [];
+  const add = (label: string, value: string | null | undefined | false) => value && lines.push([label, value]);
+  switch (type) {
+    case 'payment_held':
+    case 'payment_released':
+      add('Delivery', d.title ? `“${d.title}”` : null);
+      add(type === 'payment_held' ? 'Held for you' : 'Released to you', money(d.compensation_cents ?? d.amount_cents));
+      break;
+    case 'payment_refunded':
+      add('Delivery', d.title ? `“${d.title}”` : null);
+      add('Compensation', d.compensation_cents !== undefined && money(d.compensation_cents));
+      add('Service fee', d.fee_cents !== undefined && money(d.fee_cents));
+      add('Total paid', d.total_cents !== undefined && money(d.total_cents));
+      add('Refunded', money(d.amount_cents));
+      add('Card', d.last4 && cardLabel(d.card_brand, d.last4));
+      break;
+    case 'payout_sent':
+      add('Paid out', money(d.amount_cents));
+      add('Bank account', d.last4 && `ending in ${d.last4}`);
+      break;
+    default:
+      return null;
+  }
+  add('Date', date);
+  add('Booking', d.booking_id ?? null);
+  return lines;
 }
 
 /** Where the notification leads in the app (a path; e-mails prefix the app's public address). */
@@ -226,6 +309,8 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
       return d.ride_id ? alongRoutePath(d.ride_id) : PAGE_PATHS.myRides;
     case 'search_match':
       return d.ride_id ? alongRoutePath(d.ride_id) : (d.path ?? PAGE_PATHS.alerts);
+    case 'payout_sent':
+      return PAGE_PATHS.payments;
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':

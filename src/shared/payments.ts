@@ -141,3 +141,128 @@ export const payoutBankSchema = z.object({
     .refine((v) => /^\d{4,17}$/.test(v), ACCOUNT_NUMBER_MESSAGE),
 });
 export type PayoutBankInput = z.input<typeof payoutBankSchema>;
+
+/** Settings > 'Payouts': 'Not set up', a Stripe onboarding under way, or 'Payouts active'. */
+export const PAYOUT_STATE_LABELS = { not_set_up: 'Not set up', pending: 'Setup not finished', active: 'Payouts active' };
+export const payoutSettingsSchema = z.object({
+  state: z.enum(['not_set_up', 'pending', 'active']),
+  /** The bank account's last four digits, once known. */
+  last4: z.string().nullable(),
+  /** Stripe: the page that finishes the setup (follow it at once). */
+  onboarding_url: z.string().nullable(),
+  /** 'test': the form asks for a test routing and account number; 'stripe': Stripe's own pages. */
+  provider: z.enum(['test', 'stripe']),
+  test_mode: z.boolean(),
+});
+export type PayoutSettings = z.infer<typeof payoutSettingsSchema>;
+
+// ─── /dashboard/payments ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** 'Paid': one payment I made. */
+export const paidItemSchema = z.object({
+  id: z.string(),
+  booking_id: z.string(),
+  title: z.string(),
+  total_cents: z.number().int(),
+  refunded_cents: z.number().int(),
+  state: z.enum(PAYMENT_STATES),
+  paid_at: z.string(),
+});
+export type PaidItem = z.infer<typeof paidItemSchema>;
+
+/** 'Earned': one delivery's earning (what I receive; 0 once refunded in full). */
+export const earnedItemSchema = z.object({
+  id: z.string(),
+  booking_id: z.string(),
+  title: z.string(),
+  amount_cents: z.number().int(),
+  state: z.enum(PAYMENT_STATES),
+  at: z.string(),
+});
+export type EarnedItem = z.infer<typeof earnedItemSchema>;
+
+/** 'Earned': the totals. */
+export const earningsSummarySchema = z.object({
+  /** Held for deliveries not yet complete. */
+  in_progress_cents: z.number().int(),
+  /** Released, waiting for a payout. */
+  available_cents: z.number().int(),
+  paid_out_cents: z.number().int(),
+  payouts: payoutSettingsSchema.shape.state,
+  test_mode: z.boolean(),
+});
+export type EarningsSummary = z.infer<typeof earningsSummarySchema>;
+
+/** A payment's receipt, as its requester or its driver may see it. */
+export const receiptSchema = z.object({
+  id: z.string(),
+  role: z.enum(['requester', 'driver']),
+  booking_id: z.string(),
+  title: z.string(),
+  driver_name: z.string(),
+  requester_name: z.string(),
+  compensation_cents: z.number().int(),
+  /** The requester's only (null for the driver). */
+  fee_cents: z.number().int().nullable(),
+  total_cents: z.number().int().nullable(),
+  card: z.string().nullable(),
+  refunded_cents: z.number().int(),
+  /** What the driver received (the compensation, half of it after a cancellation past pickup, or 0). */
+  driver_received_cents: z.number().int(),
+  state: z.enum(PAYMENT_STATES),
+  paid_at: z.string(),
+  settled_at: z.string().nullable(),
+  test_mode: z.boolean(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+// ─── Admins: /dashboard/admin/payments ─────────────────────────────────────────────────────────────────────────────
+
+export const adminPaymentTotalsSchema = z.object({
+  held_cents: z.number().int(),
+  released_cents: z.number().int(),
+  refunded_cents: z.number().int(),
+  fees_cents: z.number().int(),
+  available_cents: z.number().int(),
+  paid_out_cents: z.number().int(),
+  refunds_pending_cents: z.number().int(),
+  payouts_pending_cents: z.number().int(),
+});
+export const reconciliationSchema = z.object({
+  id: z.string(),
+  trigger: z.enum(['daily', 'admin']),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  checked: z.number().int(),
+  repaired: z.number().int(),
+  differences: z.array(
+    z.object({ kind: z.string(), id: z.string(), ledger: z.number().int(), provider: z.number().int(), detail: z.string() }),
+  ),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+export const adminPaymentsSchema = z.object({
+  totals: adminPaymentTotalsSchema,
+  last_reconciliation: reconciliationSchema.nullable(),
+  test_mode: z.boolean(),
+});
+export type AdminPayments = z.infer<typeof adminPaymentsSchema>;
+export const adminPaymentItemSchema = paidItemSchema.extend({
+  driver_name: z.string(),
+  requester_name: z.string(),
+  compensation_cents: z.number().int(),
+  fee_cents: z.number().int(),
+});
+export type AdminPaymentItem = z.infer<typeof adminPaymentItemSchema>;
+/** A booking's ledger trail: each transaction with its entries. */
+export const ledgerTrailSchema = z.object({
+  transactions: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      at: z.string(),
+      key: z.string(),
+      entries: z.array(z.object({ account: z.string(), amount_cents: z.number().int() })),
+    }),
+  ),
+});
+export type LedgerTrail = z.infer<typeof ledgerTrailSchema>;

@@ -29,8 +29,14 @@ export const PAGE_PATHS = {
   unsubscribe: '/unsubscribe',
   /** My saved searches and route alerts. */
   alerts: '/dashboard/settings/alerts',
+  /** 'Payments': the 'Paid' and 'Earned' tabs; a payment's receipt. */
+  payments: '/dashboard/payments',
+  receipt: '/dashboard/payments/:id/receipt',
+  /** Settings > 'Payouts'. */
+  payoutSettings: '/dashboard/settings/payouts',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
+  adminPayments: '/dashboard/admin/payments',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
@@ -38,6 +44,9 @@ export const PAGE_PATHS = {
   /** A ride's 'Requests along this route' (its driver only). */
   alongRoute: '/dashboard/rides/:id/along-route',
 } as const;
+
+/** A payment's printable receipt. */
+export const receiptPath = (paymentId: string) => `/dashboard/payments/${encodeURIComponent(paymentId)}/receipt`;
 
 /** The auth page opened on its 'Sign Up' tab. */
 export const SIGN_UP_PATH = `${PAGE_PATHS.auth}?tab=signup`;

@@ -76,11 +76,14 @@ export async function endBookingsOfLeavingUser(tx: Db, userId: string, out: Outb
     .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`))
     .returning({ ...parties, pickedUpAt: bookings.pickedUpAt });
   // Paid bookings are refunded as if the leaving person had cancelled them (docs/payments.md).
-  for (const b of cancelled)
-    await refundOnCancel(tx, b.id, {
+  for (const b of cancelled) {
+    const refunded = await refundOnCancel(tx, b.id, {
       by: b.driverId === userId ? 'driver' : 'requester',
       pickedUp: b.pickedUpAt !== null,
     });
+    // The other person hears of the money; the account leaving has no inbox left.
+    if (refunded) notices.push(...refunded.notices.filter((n) => n.userId !== userId));
+  }
   if (cancelled.length) {
     await tx.insert(bookingEvents).values(
       cancelled.map((b) => ({

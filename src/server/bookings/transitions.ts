@@ -327,13 +327,18 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         .where(eq(deliveryRequests.id, booking.requestId));
     if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
     // The money moves with the booking, in this transaction (docs/payments.md).
-    if (charged) await payments.hold(tx, charged);
-    if (move.to === 'completed') await payments.release(tx, booking.id);
-    if (move.action === 'cancel')
-      await payments.refundOnCancel(tx, booking.id, {
+    if (charged) notices.push(await payments.hold(tx, charged));
+    if (move.to === 'completed') {
+      const released = await payments.release(tx, booking.id);
+      if (released) notices.push(released);
+    }
+    if (move.action === 'cancel') {
+      const refunded = await payments.refundOnCancel(tx, booking.id, {
         by: move.role,
         pickedUp: changed[0]!.pickedUpAt !== null,
       });
+      if (refunded) notices.push(...refunded.notices);
+    }
     // Everyone this move concerns, in one statement (the other person, and drivers of offers it declined).
     await notify(tx, out, notices);
     // Last: the outbox takes its locks after every other lock of the transaction (events/outbox.ts).

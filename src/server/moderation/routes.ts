@@ -13,7 +13,7 @@ import { notFound } from '../core/domain-error';
 import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
-import { currentAuth, requireAuth } from '../http/session';
+import { currentAuth, requireAdmin, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
 import { NOT_SUSPENDED, REPORT_NOT_FOUND, type AdminService } from './admin';
@@ -108,16 +108,6 @@ export function reportRoutes(service: ReportService, throttle: MiddlewareHandler
 }
 
 // ─── Admin ───────────────────────────────────────────────────────────────────────────────────────────────────────
-
-/**
- * Everyone but an admin, signed out included, gets the same 404 as an unknown address on every /api/admin path,
- * before any validation: the routes do not exist for them (docs/decisions/017-blocking-and-moderation.md). For the
- * same reason they are left out of the OpenAPI document.
- */
-const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('auth')?.user.is_admin) throw notFound('There is nothing at this address.');
-  await next();
-};
 
 const adminListRoute = createRoute({
   method: 'get',

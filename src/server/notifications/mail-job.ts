@@ -5,6 +5,7 @@ import {
   MESSAGE_MAIL_INTERVAL_MINUTES,
   NOTIFICATION_TYPE_LABELS,
   notificationLink,
+  notificationReceipt,
   notificationSubject,
   notificationText,
   type NotificationType,
@@ -39,6 +40,8 @@ interface Composed {
   type: NotificationType;
   sentence: string;
   link: string;
+  /** A payment notice's receipt: its lines (label, value). */
+  receipt?: [string, string][] | null;
   /** The page a person opens to unsubscribe (in the mail's text), and the one-click URL (its header). */
   unsubscribe?: { page: string; oneClick: string };
 }
@@ -49,7 +52,19 @@ export function composeNotificationMail(c: Composed): Pick<Mail, 'text' | 'html'
   const footer = c.unsubscribe
     ? `You get this e-mail because e-mails about “${label}” are switched on. To stop them, open: ${c.unsubscribe.page}`
     : 'This is a security notice about your account. It is always sent and cannot be switched off.';
-  const text = [c.sentence, '', `Open ${PRODUCT}: ${c.link}`, '', '--', PRODUCT, footer, ''].join('\n');
+  const receipt = c.receipt?.length ? ['Receipt', ...c.receipt.map(([label, value]) => `${label}: ${value}`), ''] : [];
+  const text = [c.sentence, '', ...receipt, `Open ${PRODUCT}: ${c.link}`, '', '--', PRODUCT, footer, ''].join('\n');
+  const receiptHtml = c.receipt?.length
+    ? [
+        '<table style="border-collapse: collapse; margin: 8px 0 16px" role="presentation">',
+        '<caption style="text-align: left; font-weight: bold; padding-bottom: 4px">Receipt</caption>',
+        ...c.receipt.map(
+          ([label, value]) =>
+            `<tr><th scope="row" style="text-align: left; font-weight: normal; padding: 2px 16px 2px 0; color: #52606d">${escapeHtml(label)}</th><td style="padding: 2px 0">${escapeHtml(value)}</td></tr>`,
+        ),
+        '</table>',
+      ]
+    : [];
   const footerHtml = c.unsubscribe
     ? `You get this e-mail because e-mails about “${escapeHtml(label)}” are switched on. ` +
       `<a href="${escapeHtml(c.unsubscribe.page)}">Stop these e-mails</a>.`
@@ -59,6 +74,7 @@ export function composeNotificationMail(c: Composed): Pick<Mail, 'text' | 'html'
     '<html lang="en"><body style="font-family: Arial, sans-serif; font-size: 16px; line-height: 1.5; color: #1f2933">',
     `<p style="font-size: 18px; font-weight: bold; color: #2f6b2f">${PRODUCT}</p>`,
     `<p>${escapeHtml(c.sentence)}</p>`,
+    ...receiptHtml,
     `<p><a href="${escapeHtml(c.link)}">Open ${PRODUCT}</a></p>`,
     `<p style="font-size: 14px; color: #52606d">${footerHtml}</p>`,
     '</body></html>',
@@ -173,7 +189,13 @@ export function notificationMailHandler(
       // The old address hears of an address change: data.to.
       to: (type === 'email_changed' && data.to) || row.address,
       subject: notificationSubject(type, data),
-      ...composeNotificationMail({ type, sentence: notificationText(type, data), link, unsubscribe }),
+      ...composeNotificationMail({
+        type,
+        sentence: notificationText(type, data),
+        link,
+        unsubscribe,
+        receipt: notificationReceipt(type, data),
+      }),
       link,
       ...(unsubscribe ? { unsubscribeUrl: unsubscribe.oneClick } : {}),
       // The notification's id too: job ids restart with a new database, Message-IDs must not repeat.

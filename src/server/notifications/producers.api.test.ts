@@ -53,9 +53,17 @@ async function mailJobs(notificationId: string) {
 }
 
 /** `who` has exactly these notifications (newest first), each with its one e-mail job. */
-async function expectInbox(who: Account, expected: Pick<Notification, 'type' | 'text' | 'link'>[]) {
+async function expectInbox(
+  who: Account,
+  expected: Pick<Notification, 'type' | 'text' | 'link'>[],
+  { together = false } = {},
+) {
   const got = await inbox(who);
-  expect(got.map(({ type, text, link }) => ({ type, text, link }))).toEqual(expected);
+  const shown = got.map(({ type, text, link }) => ({ type, text, link }));
+  // Notices of one move share their time: `together` compares them in type order.
+  const byType = (a: { type: string }, b: { type: string }) => a.type.localeCompare(b.type);
+  if (together) expect(shown.sort(byType)).toEqual([...expected].sort(byType));
+  else expect(shown).toEqual(expected);
   for (const n of got) {
     expect(n.read_at).toBeNull();
     expect(await mailJobs(n.id)).toHaveLength(1);
@@ -105,13 +113,23 @@ describe('the lifecycle notifies the other person', () => {
     const other = await offer(cid.token, request.id);
     await ok(act(ana.token, bookingId, 'choose'));
 
-    await expectInbox(bob, [
-      {
-        type: 'offer_chosen',
-        text: 'Ana Requester chose you to carry “Feed sacks”.',
-        link: bookingDetailPath(bookingId),
-      },
-    ]);
+    // One move, two notices (written together, so in no set order): chosen, and the payment held for him.
+    await expectInbox(
+      bob,
+      [
+        {
+          type: 'offer_chosen',
+          text: 'Ana Requester chose you to carry “Feed sacks”.',
+          link: bookingDetailPath(bookingId),
+        },
+        {
+          type: 'payment_held',
+          text: 'Ana Requester paid $12.50 for “Feed sacks”; it is held until delivery.',
+          link: bookingDetailPath(bookingId),
+        },
+      ],
+      { together: true },
+    );
     await expectInbox(cid, [
       {
         type: 'offer_declined',
@@ -154,13 +172,17 @@ describe('the lifecycle notifies the other person', () => {
     const { ana, bob, request, bookingId } = await offered();
     await ok(act(ana.token, bookingId, 'choose'));
     await ok(act(bob.token, bookingId, 'cancel', { reason: 'too_late' }));
-    const [cancelled] = await inbox(ana);
-    expect(cancelled).toMatchObject({
-      type: 'booking_cancelled',
+    const anaHears = await inbox(ana);
+    expect(anaHears.find((n) => n.type === 'booking_cancelled')).toMatchObject({
       text: "Bob Driver cancelled the booking for “Feed sacks” (Can't make it in time).",
       link: bookingDetailPath(bookingId),
     });
-    expect((await inbox(bob)).map((n) => n.type)).toEqual(['offer_chosen']);
+    // The driver cancelled: everything goes back to her card.
+    expect(anaHears.find((n) => n.type === 'payment_refunded')).toMatchObject({
+      text: 'You were refunded $13.75 for “Feed sacks”.',
+      link: bookingDetailPath(bookingId),
+    });
+    expect((await inbox(bob)).map((n) => n.type).sort()).toEqual(['offer_chosen', 'payment_held']);
 
     // The request is open again: Bob offers anew, Ana chooses and then cancels herself.
     const next = await offer(bob.token, request.id);
@@ -172,7 +194,12 @@ describe('the lifecycle notifies the other person', () => {
       text: 'Ana Requester cancelled the booking for “Feed sacks” (Item not ready).',
       link: bookingDetailPath(next.id),
     });
-    expect((await inbox(ana)).map((n) => n.type)).toEqual(['offer_received', 'booking_cancelled', 'offer_received']);
+    // Her own cancellation tells her only of her refund.
+    expect((await inbox(ana)).map((n) => n.type)).toEqual([
+      'payment_refunded',
+      'offer_received',
+      ...anaHears.map((n) => n.type),
+    ]);
     for (const n of [...(await inbox(ana)), ...(await inbox(bob))]) expect(await mailJobs(n.id)).toHaveLength(1);
   });
 
@@ -187,18 +214,34 @@ describe('the lifecycle notifies the other person', () => {
       { type: 'picked_up', text: 'Bob Driver picked up “Feed sacks”.', link: bookingDetailPath(bookingId) },
       received(request.id),
     ]);
-    expect((await inbox(bob)).map((n) => n.type)).toEqual(['offer_chosen']);
+    const bobHears = await inbox(bob);
+    // The delivery released his money; choosing had told him twice (chosen, and the payment held).
+    expect(bobHears[0]).toMatchObject({
+      type: 'payment_released',
+      text: '$12.50 for “Feed sacks” was released to you.',
+    });
+    expect(
+      bobHears
+        .slice(1)
+        .map((n) => n.type)
+        .sort(),
+    ).toEqual(['offer_chosen', 'payment_held']);
 
     const other = await postRequest(ana.token, 'Seed potatoes');
     const second = await offer(bob.token, other.id);
     await ok(act(ana.token, second.id, 'choose'));
     await ok(act(ana.token, second.id, 'receive'));
-    const [got] = await inbox(bob);
-    expect(got).toMatchObject({
-      type: 'delivery_completed',
+    const latest = await inbox(bob);
+    expect(latest.find((n) => n.type === 'delivery_completed')).toMatchObject({
       text: 'Ana Requester confirmed receiving “Seed potatoes”.',
       link: bookingDetailPath(second.id),
     });
+    expect(
+      latest
+        .slice(0, 2)
+        .map((n) => n.type)
+        .sort(),
+    ).toEqual(['delivery_completed', 'payment_released']);
     expect((await inbox(ana))[0]?.type).toBe('offer_received');
   });
 

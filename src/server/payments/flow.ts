@@ -6,7 +6,9 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { deliveryRequests, payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
+import type { NewNotification } from '../notifications';
 import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
+import { enqueuePayoutRunIfActive } from './payouts';
 import type { PaymentSource, PaymentsProvider } from './provider';
 
 /**
@@ -37,6 +39,8 @@ export const PAYMENT_REQUIRED_MESSAGE = PAYMENT_ERRORS.payment_required.message;
 export interface Charged {
   paymentId: string;
   bookingId: string;
+  driverId: string;
+  requesterId: string;
   compensationCents: number;
   feeCents: number;
   chargeId: string;
@@ -64,9 +68,16 @@ export async function refundOnCancel(
   tx: Db,
   bookingId: string,
   c: CancellationCase,
-): Promise<{ paymentId: string; refundCents: number; driverKeepsCents: number } | null> {
+): Promise<{ paymentId: string; refundCents: number; driverKeepsCents: number; notices: NewNotification[] } | null> {
   const [held] = await tx
-    .select({ id: payments.id, compensationCents: payments.compensationCents, feeCents: payments.feeCents })
+    .select({
+      id: payments.id,
+      compensationCents: payments.compensationCents,
+      feeCents: payments.feeCents,
+      requesterId: payments.requesterId,
+      cardBrand: payments.cardBrand,
+      cardLast4: payments.cardLast4,
+    })
     .from(payments)
     .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')))
     .for('update');
@@ -96,7 +107,34 @@ export async function refundOnCancel(
     payload: { paymentId: held.id },
     dedupeKey: `payment:${held.id}:refund`,
   });
-  return { paymentId: held.id, refundCents, driverKeepsCents };
+  const at = new Date().toISOString();
+  const notices: NewNotification[] = [
+    {
+      userId: held.requesterId,
+      type: 'payment_refunded',
+      bookingId,
+      data: {
+        compensation_cents: compensation,
+        fee_cents: fee,
+        total_cents: compensation + fee,
+        amount_cents: refundCents,
+        ...(held.cardLast4 ? { last4: held.cardLast4 } : {}),
+        ...(held.cardBrand ? { card_brand: held.cardBrand } : {}),
+        at,
+      },
+    },
+  ];
+  // What the driver keeps for a trip made is theirs to be paid out.
+  if (driverKeepsCents) {
+    notices.push({
+      userId: p!.driverId,
+      type: 'payment_released',
+      bookingId,
+      data: { amount_cents: driverKeepsCents, at },
+    });
+    await enqueuePayoutRunIfActive(tx, p!.driverId);
+  }
+  return { paymentId: held.id, refundCents, driverKeepsCents, notices };
 }
 
 export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
@@ -156,6 +194,8 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     return {
       paymentId,
       bookingId: booking.id,
+      driverId: booking.driverId,
+      requesterId: booking.requesterId,
       compensationCents,
       feeCents,
       chargeId: result.chargeId,
@@ -164,8 +204,8 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     };
   }
 
-  /** Inside choose's transaction, once the booking is confirmed: the money is held. */
-  async function hold(tx: Db, charged: Charged): Promise<void> {
+  /** Inside choose's transaction, once the booking is confirmed: the money is held. Returns the driver's notice. */
+  async function hold(tx: Db, charged: Charged): Promise<NewNotification> {
     const total = charged.compensationCents + charged.feeCents;
     const held = await tx
       .update(payments)
@@ -187,6 +227,13 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
         { account: { held: charged.paymentId }, amount: total },
       ]),
     );
+    return {
+      userId: charged.driverId,
+      type: 'payment_held',
+      actorId: charged.requesterId,
+      bookingId: charged.bookingId,
+      data: { compensation_cents: charged.compensationCents, at: new Date().toISOString() },
+    };
   }
 
   /**
@@ -209,8 +256,11 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     });
   }
 
-  /** Inside complete's or receive's transaction: the held money goes to the driver and the fee to RuralRoute. */
-  async function release(tx: Db, bookingId: string): Promise<{ paymentId: string; compensationCents: number } | null> {
+  /**
+   * Inside complete's or receive's transaction: the held money goes to the driver and the fee to RuralRoute; the
+   * driver is told, and paid out when their payouts are set up. Returns the driver's notice.
+   */
+  async function release(tx: Db, bookingId: string): Promise<NewNotification | null> {
     const [p] = await tx
       .update(payments)
       .set({ state: 'released', settledAt: sql`clock_timestamp()` })
@@ -227,7 +277,13 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
         ...(fee ? [{ account: 'fees' as const, amount: fee }] : []),
       ]),
     );
-    return { paymentId: p.id, compensationCents: compensation };
+    await enqueuePayoutRunIfActive(tx, p.driverId);
+    return {
+      userId: p.driverId,
+      type: 'payment_released',
+      bookingId,
+      data: { amount_cents: compensation, compensation_cents: compensation, at: new Date().toISOString() },
+    };
   }
 
   /** The job that sends a decided refund through the provider, then moves it out of refunds_pending. */

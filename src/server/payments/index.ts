@@ -12,4 +12,9 @@ export {
   type PaymentFlow,
 } from './flow';
 export { createTestProvider } from './test-provider';
+export { createPayouts, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, type Payouts } from './payouts';
+export { createPaymentReader, type PaymentReader } from './reader';
+export { createReconciliation, RECONCILE_JOB, type PaymentReconciliation } from './reconcile';
+export { adminPaymentRoutes, paymentRoutes } from './routes';
+export { createPaymentServices } from './services';
 export type { PaymentSource, PaymentsProvider } from './provider';
