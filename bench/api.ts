@@ -1,25 +1,29 @@
 /**
- * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests (10% matched with a confirmed booking,
- * the oldest 10,000 open ones with two offers each) and 50,000 published reviews on 25,000 older completed
- * deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), starts the API in a child process on BENCH_PORT (default 3300)
- * and loads each endpoint with autocannon (50 connections), printing requests/s and p50/p99 latency. On real
- * PostgreSQL it then measures browse and the "my" lists at a steady rate (BENCH_RATE) and the lifecycle's writes, choose and complete,
- * at a steady rate (BENCH_WRITE_RATE), each on a booking of its own. Real PostgreSQL when DATABASE_URL is set (a
- * throwaway database is created and dropped), else embedded PGlite in a temp dir (shorter runs: one connection,
- * single-threaded).
+ * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests (10% matched with a confirmed booking
+ * and its held payment, the oldest 10,000 open ones with two offers each) and 50,000 published reviews on 25,000 older
+ * completed deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), starts the API in a
+ * child process on BENCH_PORT (default 3300) and loads each endpoint with autocannon (50 connections), printing
+ * requests/s and p50/p99 latency. On real PostgreSQL it then measures browse and the "my" lists at a steady rate
+ * (BENCH_RATE) and the lifecycle's writes at a steady rate (BENCH_WRITE_RATE, 100/s), each on a booking of its own: choose with payment (the test card charged and
+ * held) and complete with release (each seeded confirmed booking has its held payment), then checks that the ledger
+ * still sums to zero and that every completed booking's payment was released. Real PostgreSQL when DATABASE_URL is set
+ * (a throwaway database is created and dropped; `bash scripts/with-postgres.sh npm run bench:api` starts one), else
+ * embedded PGlite in a temp dir (shorter runs: one connection, single-threaded).
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/client';
+import { formatCents } from '../src/shared/money';
 import { explainListQueries } from './explain';
 import { createTarget, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { pgbenchCeiling, PGBENCH_CLIENTS } from './pgbench';
 import { prepare } from './prepare';
-import { BENCH_DELIVERY_CODE, REVIEWS, seed, USERS } from './seed';
+import { BENCH_DELIVERY_CODE, REVIEWS, ROWS, seed, USERS } from './seed';
 import { createTracer, TRACE, type Tracer } from './trace';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
@@ -36,9 +40,10 @@ const FIXED_RATE = Number(process.env.BENCH_RATE ?? 2000);
 /**
  * The lifecycle's writes (choose, complete) at a steady rate too: a person's action, a few per second per person,
  * so what matters is the latency at a realistic aggregate rate, not the ceiling of one booking being hammered.
- * Each request acts on a booking of its own (seeded), so every answer is a real transition.
+ * Each request acts on a booking of its own (seeded), so every answer is a real transition. 100/s is the payments
+ * issue's rate for choose with payment and complete with release (200/s was past this machine's capacity for them).
  */
-const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
+const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 100);
 const WRITE_WARMUP_SECONDS = 1;
 /**
  * A checkout of an earlier commit (e.g. `git worktree add ../before <commit>`): its API runs beside this one on the
@@ -84,6 +89,63 @@ async function checkCardsCarryRatings(token: string) {
   }
 }
 
+/** What each lifecycle pass sent: the bookings (warm-up included) and how many of them were answered 2xx. */
+type MovedBookings = Partial<Record<WritePass['move'], { ids: string[]; ok: number }>>;
+
+/**
+ * After the write passes, proof that they moved real money (a few cheap statements): the ledger's balances still sum
+ * to zero, each booking chosen has its payment held, and each booking completed has its payment released, as many
+ * as were answered 2xx; and no completed booking anywhere has a payment left unreleased. A failed check sets the
+ * exit code.
+ */
+async function checkMoney(url: string, moved: MovedBookings): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const lines: [string, boolean][] = [];
+    const { rows: ledger } = await client.query<{ total: string; accounts: number; held: string; owed: string }>(
+      `select coalesce(sum(balance), 0)::text as total, count(*)::int as accounts,
+         coalesce(sum(balance) filter (where kind = 'held'), 0)::text as held,
+         (select coalesce(sum(compensation_cents + fee_cents), 0) from payments where state = 'held')::text as owed
+       from ledger_accounts`,
+    );
+    const l = ledger[0]!;
+    lines.push([`ledger total ${l.total} over ${l.accounts} accounts (must be 0)`, l.total === '0']);
+    lines.push([`held accounts ${l.held} = held payments' totals ${l.owed} (cents)`, l.held === l.owed]);
+    for (const [move, state] of [
+      ['choose', 'held'],
+      ['complete', 'released'],
+    ] as const) {
+      const pass = moved[move];
+      if (!pass) continue;
+      const { rows } = await client.query<{ moved: number; paid: number; cents: string }>(
+        `select count(*) filter (where b.status = $2)::int as moved,
+           count(p.id) filter (where b.status = $2 and p.state = $3)::int as paid,
+           coalesce(sum(p.compensation_cents) filter (where b.status = $2 and p.state = $3), 0)::text as cents
+         from unnest($1::uuid[]) as sent (id) join bookings b on b.id = sent.id
+         left join payments p on p.booking_id = b.id and p.state <> 'failed' and p.state <> 'voided'`,
+        [pass.ids, move === 'choose' ? 'confirmed' : 'completed', state],
+      );
+      const r = rows[0]!;
+      lines.push([
+        `${move}: ${pass.ok} answered 2xx, ${r.moved} bookings ${move === 'choose' ? 'confirmed' : 'completed'}, ` +
+          `${r.paid} payments ${state} (compensation ${formatCents(Number(r.cents))})`,
+        r.moved === pass.ok && r.paid === pass.ok,
+      ]);
+    }
+    const { rows: left } = await client.query<{ n: number }>(
+      `select count(*)::int as n from bookings b join payments p on p.booking_id = b.id
+       where b.status = 'completed' and p.state not in ('released', 'failed', 'voided')`,
+    );
+    lines.push([`completed bookings (all of them) with a payment not released: ${left[0]!.n}`, left[0]!.n === 0]);
+    console.log('\nMoney after the write passes:');
+    for (const [line, ok] of lines) console.log(`  ${ok ? 'OK    ' : 'FAILED'} ${line}`);
+    if (lines.some(([, ok]) => !ok)) process.exitCode = 1;
+  } finally {
+    await client.end();
+  }
+}
+
 const BOUNDARY = 'rr-bench-boundary';
 /** 'Complete delivery' as the browser sends it without a photo: multipart with the code alone. */
 const completeBody = Buffer.from(
@@ -91,6 +153,7 @@ const completeBody = Buffer.from(
 );
 
 interface WritePass {
+  move: 'choose' | 'complete';
   name: string;
   items: { id: string; token: number }[];
   path: (id: string) => string;
@@ -228,7 +291,19 @@ async function main() {
     console.log(`[bench] ${kind}: seeding…`);
     const tokens = await seed(database.db);
     const prep = await prepare(database.db);
-    console.log(`[bench] seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const [counts] = (
+      (await database.db.execute(sql`
+        select (select count(*) from delivery_requests)::int as requests,
+          (select count(*) from delivery_requests where status <> 'completed')::int as recent,
+          (select count(*) from payments where state = 'held')::int as held`)) as unknown as {
+        rows: { requests: number; recent: number; held: number }[];
+      }
+    ).rows;
+    console.log(
+      `[bench] seeded in ${((Date.now() - started) / 1000).toFixed(1)} s: ${counts?.requests} requests ` +
+        `(${counts?.recent} open or matched, ROWS = ${ROWS}; the rest the reviews' older completed deliveries), ` +
+        `${counts?.held} held payments`,
+    );
     await database.close();
 
     server = await startBenchServer(target);
@@ -410,8 +485,9 @@ async function main() {
 
       const writes: WritePass[] = [
         {
-          // Seeded requests carry compensation: choosing pays with the embedded provider's test card (issue 35).
-          name: 'choose (POST /bookings/:id/choose, paying)',
+          // Every seeded request with offers carries compensation: choosing pays with the embedded provider's test card.
+          move: 'choose',
+          name: 'choose with payment (POST /bookings/:id/choose, test card held)',
           items: prep.chooses,
           path: (id) => `/api/bookings/${id}/choose`,
           contentType: 'application/json',
@@ -420,7 +496,9 @@ async function main() {
           ),
         },
         {
-          name: 'complete (POST /bookings/:id/complete, code)',
+          // Every seeded confirmed booking has its held payment (bench/seed.ts): completing releases it.
+          move: 'complete',
+          name: 'complete with release (POST /bookings/:id/complete, code)',
           items: prep.completes,
           path: (id) => `/api/bookings/${id}/complete`,
           contentType: `multipart/form-data; boundary=${BOUNDARY}`,
@@ -428,6 +506,9 @@ async function main() {
         },
       ];
       const lifecycle: Record<string, string | number>[] = [];
+      /** Per pass, the bookings it sent (warm-up included) and how many were answered 2xx: for checkMoney. */
+      const moved: MovedBookings = {};
+      const failures: string[] = [];
       for (const w of writes.filter((x) => !only || only.some((o) => x.name.toLowerCase().includes(o)))) {
         const needed = Math.round(WRITE_RATE * (WRITE_WARMUP_SECONDS + DURATION));
         if (w.items.length < needed)
@@ -444,7 +525,7 @@ async function main() {
           body: () => w.body,
         };
         // Warm-up on bookings of its own, then the measured run on the next ones: every request is a real move.
-        await openLoop({ ...load, seconds: WRITE_WARMUP_SECONDS });
+        const warm = await openLoop({ ...load, seconds: WRITE_WARMUP_SECONDS });
         offset = Math.round(WRITE_RATE * WRITE_WARMUP_SECONDS);
         const cpuBefore = cpuSeconds(server.pid);
         const dbBefore = await backends.cpu();
@@ -461,10 +542,23 @@ async function main() {
           'p50 ms': r.p50,
           'p99 ms': r.p99,
           'max ms': r.max,
-          'non-2xx or errors': r.failed,
+          // Answers outside 2xx are counted here and never timed; the statuses are listed below the table.
+          'non-2xx': r.non2xx,
+          errors: r.errors,
           'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
           'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
         });
+        moved[w.move] = { ids: w.items.slice(0, offset + r.sent).map((x) => x.id), ok: warm.ok + r.ok };
+        for (const [when, x] of [
+          ['warm-up', warm],
+          ['measured', r],
+        ] as const)
+          if (x.failed)
+            failures.push(
+              `${w.name}, ${when}: ${x.non2xx} non-2xx (${Object.entries(x.statuses)
+                .map(([status, n]) => `${status} x${n}`)
+                .join(', ')}), ${x.errors} errors`,
+            );
         await backends.drainJobs();
       }
       if (lifecycle.length) {
@@ -472,6 +566,9 @@ async function main() {
           `\nBooking lifecycle writes at a steady ${WRITE_RATE} req/s (open loop, ${DURATION} s each after a ${WRITE_WARMUP_SECONDS} s warm-up, each on its own seeded booking; ${prep.chooses.length} requests with 2 offers, ${prep.completes.length} confirmed bookings):`,
         );
         console.table(lifecycle);
+        for (const f of failures) console.log(`[bench] not 2xx: ${f}`);
+        console.log(`load average (1/5/15 min) now: ${load()}`);
+        if (target.url) await checkMoney(target.url, moved);
         printTrace(`writes at ${WRITE_RATE} req/s`);
       }
     }

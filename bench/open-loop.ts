@@ -4,7 +4,13 @@ import { percentile } from './lib';
 export interface OpenLoopResult {
   sent: number;
   ok: number;
+  /** Answers outside 2xx plus requests that got no answer: never timed. */
   failed: number;
+  /** Answers outside 2xx (4xx, 5xx), by status. */
+  non2xx: number;
+  statuses: Record<number, number>;
+  /** Requests that got no answer (socket errors). */
+  errors: number;
   servedPerSecond: number;
   p50: number;
   p99: number;
@@ -32,7 +38,9 @@ export async function openLoop(opts: {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
   const total = Math.round(opts.rate * opts.seconds);
   const latencies: number[] = [];
-  let failed = 0;
+  const statuses: Record<number, number> = {};
+  let non2xx = 0;
+  let errors = 0;
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
 
@@ -45,14 +53,18 @@ export async function openLoop(opts: {
         (res) => {
           res.resume();
           res.on('end', () => {
-            if (res.statusCode === 200) latencies.push(performance.now() - scheduledAt);
-            else failed++;
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) latencies.push(performance.now() - scheduledAt);
+            else {
+              non2xx++;
+              statuses[status] = (statuses[status] ?? 0) + 1;
+            }
             resolve();
           });
         },
       );
       req.on('error', () => {
-        failed++;
+        errors++;
         resolve();
       });
       req.end(body);
@@ -75,7 +87,10 @@ export async function openLoop(opts: {
   return {
     sent: total,
     ok: latencies.length,
-    failed,
+    failed: non2xx + errors,
+    non2xx,
+    statuses,
+    errors,
     servedPerSecond: Math.round(latencies.length / elapsed),
     p50: Math.round(percentile(latencies, 50) * 10) / 10,
     p99: Math.round(percentile(latencies, 99) * 10) / 10,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { hashToken } from '../src/server/auth/tokens';
 import type { Db } from '../src/server/db/client';
+import { serviceFeeCents } from '../src/shared/money';
 
 export const USERS = 1_000;
 export const ROWS = 100_000;
@@ -43,10 +44,12 @@ export async function seedUsers(db: Db): Promise<string[]> {
 /**
  * 1,000 users with profiles and live sessions, 100,000 rides and 100,000 requests, in a few set-based statements
  * (generate_series), then VACUUM ANALYZE. Rides spread over the next year with ~1/4 untimed and 10% not active; requests
- * one per second back in time with 10% matched (each with its confirmed booking, for the 'complete' pass), and the
- * oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). Besides those, REVIEWS / 2 older
- * completed deliveries, each reviewed by both people (REVIEWS published reviews), and every profile's rating counters
- * set from them, so browse cards and offers carry ratings. Returns the session tokens (index = user number - 1).
+ * one per second back in time with 10% matched (each with its confirmed booking and that booking's held payment, for
+ * the 'complete' pass), and the oldest CHOOSE_REQUESTS open ones with two pending offers each (for 'choose'). A third
+ * of the requests carry compensation, and so do every matched one and the oldest 2 * CHOOSE_REQUESTS (so every
+ * choose pays and every complete releases). Besides those, REVIEWS / 2 older completed deliveries, each reviewed by
+ * both people (REVIEWS published reviews), and every profile's rating counters set from them, so browse cards and
+ * offers carry ratings. Returns the session tokens (index = user number - 1).
  */
 export async function seed(db: Db): Promise<string[]> {
   const tokens = await seedUsers(db);
@@ -64,10 +67,19 @@ export async function seed(db: Db): Promise<string[]> {
       (user_id, title, description, pickup_location, delivery_location, needed_by_date, compensation_cents, status,
        created_at)
     select u.id, 'Parcel ' || g, 'Two boxes of preserves, fragile', 'Co-op ' || (g % 50), 'Farm ' || (g % 300),
-      case when g % 2 = 0 then current_date + (g % 60) end, case when g % 3 = 0 then (g % 5000) * 10 end,
+      case when g % 2 = 0 then current_date + (g % 60) end,
+      case when g % 3 = 0 or g % 10 = 0 or g > ${ROWS - 2 * CHOOSE_REQUESTS} then greatest(g % 5000, 1) * 10 end,
       case when g % 10 = 0 then 'matched' else 'open' end, now() - make_interval(secs => g)
     from generate_series(1, ${ROWS}) g join u on u.rn = g % ${USERS}`);
   await seedBookings(db);
+  // Choose pays and complete releases on every booking the lifecycle passes act on: their requests carry compensation.
+  const unpaid = (await db.execute(sql`
+    select count(*)::int as n from bookings b join delivery_requests r on r.id = b.request_id
+    where b.status in ('pending', 'confirmed') and coalesce(r.compensation_cents, 0) <= 0`)) as unknown as {
+    rows: { n: number }[];
+  };
+  if (unpaid.rows[0]?.n) throw new Error(`seed: ${unpaid.rows[0].n} offered or confirmed bookings on unpaid requests`);
+  await seedHeldPayments(db);
   await seedReviews(db);
   // A live database is in steady state: without this, autovacuum's first pass over the fresh rows runs during the
   // measurement and shows up as a pause of a hundred milliseconds or more.
@@ -104,6 +116,72 @@ async function seedBookings(db: Db): Promise<void> {
     insert into booking_events (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status, created_at)
     select id, driver_id, requester_id, requester_id, 'chosen', 'pending', 'confirmed', created_at + interval '1 minute'
     from bookings where status = 'confirmed'`);
+}
+
+/** Payments per statement in seedHeldPayments: every hold moves the one 'outside' account's balance. */
+const PAYMENT_BATCH = 1_000;
+
+/**
+ * Every confirmed booking's payment as a paid choose leaves it (src/server/payments/flow.ts): the payments row
+ * 'held' (the request's compensation, the fee from serviceFeeCents, the test card 4242), the test provider's
+ * succeeded charge under the key payment:<id>:charge, and the ledger's hold: the account held:<id> and one 'hold'
+ * transaction (payment:<id>:hold) with its entries, outside -total and held:<id> +total. Only entries are inserted:
+ * the database's triggers move the balances and check each transaction at commit (migration 0023). One set-based
+ * statement per PAYMENT_BATCH bookings, each its own transaction, so the one 'outside' account is not rewritten
+ * 10,000 times in one transaction. The 'complete' pass then releases real held money.
+ */
+async function seedHeldPayments(db: Db): Promise<void> {
+  const comps = (
+    (await db.execute(sql`
+      select distinct r.compensation_cents::int as c from bookings b join delivery_requests r on r.id = b.request_id
+      where b.status = 'confirmed'`)) as unknown as { rows: { c: number | null }[] }
+  ).rows.map((r) => r.c ?? 0);
+  if (comps.some((c) => c <= 0)) throw new Error('seed: a confirmed booking has a request without compensation');
+  const fees = comps.map(serviceFeeCents);
+  for (;;) {
+    const result = (await db.execute(sql`
+      with fee (comp, fee) as (
+        select * from unnest(${`{${comps.join(',')}}`}::bigint[], ${`{${fees.join(',')}}`}::bigint[])),
+      b as materialized (
+        select gen_random_uuid() as pid, b.id as booking_id, b.request_id, b.requester_id, b.driver_id, r.title,
+          r.compensation_cents as comp, fee.fee, 'ch_test_' || substr(md5(b.id::text), 1, 24) as charge_id,
+          b.created_at + interval '1 minute' as at
+        from bookings b join delivery_requests r on r.id = b.request_id join fee on fee.comp = r.compensation_cents
+        where b.status = 'confirmed' and not exists (select 1 from payments p where p.booking_id = b.id)
+        order by b.created_at, b.id limit ${PAYMENT_BATCH}),
+      p as (
+        insert into payments (id, booking_id, request_id, requester_id, driver_id, title, compensation_cents, fee_cents,
+          state, provider, provider_charge_id, card_brand, card_last4, created_at, held_at)
+        select pid, booking_id, request_id, requester_id, driver_id, title, comp, fee, 'held', 'test', charge_id,
+          'visa', '4242', at, at + interval '300 milliseconds'
+        from b),
+      c as (
+        insert into test_provider_charges (id, idempotency_key, amount_cents, currency, status, card_brand, card_last4,
+          metadata, created_at)
+        select charge_id, 'payment:' || pid || ':charge', comp + fee, 'usd', 'succeeded', 'visa', '4242',
+          jsonb_build_object('payment_id', pid, 'booking_id', booking_id, 'request_id', request_id,
+            'transfer_group', 'booking:' || booking_id, 'description', 'RuralRoute delivery: ' || title),
+          at + interval '200 milliseconds'
+        from b),
+      a as (
+        insert into ledger_accounts (key, kind, payment_id, created_at)
+        select 'held:' || pid, 'held', pid, at + interval '300 milliseconds' from b
+        returning id, payment_id),
+      t as (
+        insert into ledger_transactions (kind, idempotency_key, payment_id, booking_id, created_at)
+        select 'hold', 'payment:' || pid || ':hold', pid, booking_id, at + interval '300 milliseconds' from b
+        returning id, payment_id),
+      e as (
+        insert into ledger_entries (transaction_id, account_id, amount)
+        select t.id, x.account_id, x.amount
+        from b join t on t.payment_id = b.pid join a on a.payment_id = b.pid
+          cross join (select id from ledger_accounts where key = 'outside') o
+          cross join lateral (values (o.id, -(b.comp + b.fee)), (a.id, b.comp + b.fee)) as x (account_id, amount)
+        order by t.id, x.account_id
+        returning 1)
+      select count(*)::int as n from e`)) as unknown as { rows: { n: number }[] };
+    if (!result.rows[0]?.n) break;
+  }
 }
 
 /**
