@@ -84,6 +84,20 @@ export const PAYMENT_ERRORS = {
 export const PAYMENT_STATES = ['held', 'released', 'refunded', 'partly_refunded'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
+/** A payment's state as people read it: 'Held', 'Released', 'Refunded {amount}', 'Partly refunded {amount}'. */
+export function paymentStateLabel(state: PaymentState, refunded: string): string {
+  switch (state) {
+    case 'held':
+      return 'Held';
+    case 'released':
+      return 'Released';
+    case 'refunded':
+      return `Refunded ${refunded}`;
+    case 'partly_refunded':
+      return `Partly refunded ${refunded}`;
+  }
+}
+
 /** A booking's payment as its two people see it (the booking page's 'Payment' section). */
 export const bookingPaymentSchema = z.object({
   state: z.enum(PAYMENT_STATES),
@@ -143,7 +157,11 @@ export const payoutBankSchema = z.object({
 export type PayoutBankInput = z.input<typeof payoutBankSchema>;
 
 /** Settings > 'Payouts': 'Not set up', a Stripe onboarding under way, or 'Payouts active'. */
-export const PAYOUT_STATE_LABELS = { not_set_up: 'Not set up', pending: 'Setup not finished', active: 'Payouts active' };
+export const PAYOUT_STATE_LABELS = {
+  not_set_up: 'Not set up',
+  pending: 'Setup not finished',
+  active: 'Payouts active',
+};
 export const payoutSettingsSchema = z.object({
   state: z.enum(['not_set_up', 'pending', 'active']),
   /** The bank account's last four digits, once known. */
@@ -236,7 +254,13 @@ export const reconciliationSchema = z.object({
   checked: z.number().int(),
   repaired: z.number().int(),
   differences: z.array(
-    z.object({ kind: z.string(), id: z.string(), ledger: z.number().int(), provider: z.number().int(), detail: z.string() }),
+    z.object({
+      kind: z.string(),
+      id: z.string(),
+      ledger: z.number().int(),
+      provider: z.number().int(),
+      detail: z.string(),
+    }),
   ),
 });
 export type Reconciliation = z.infer<typeof reconciliationSchema>;

@@ -32,8 +32,6 @@ export const PAGE_PATHS = {
   /** 'Payments': the 'Paid' and 'Earned' tabs; a payment's receipt. */
   payments: '/dashboard/payments',
   receipt: '/dashboard/payments/:id/receipt',
-  /** Settings > 'Payouts'. */
-  payoutSettings: '/dashboard/settings/payouts',
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
   adminPayments: '/dashboard/admin/payments',
@@ -100,11 +98,13 @@ export const DASHBOARD_PATHS = [
   P.notifications,
   P.notificationSettings,
   P.alerts,
+  P.payments,
   P.adminReports,
+  P.adminPayments,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */
-export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail, P.profile, P.alongRoute];
+export const DETAIL_PATHS = [P.requestDetail, P.bookingDetail, P.profile, P.alongRoute, P.receipt];
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const DETAIL_PATTERNS = DETAIL_PATHS.map((p) => new RegExp(`^${p.replace(':id', UUID)}$`, 'i'));

@@ -79,10 +79,16 @@ export const routes: RouteObject[] = [
                 Component: lazyPage(() => import('./routes/dashboard-notification-settings')),
               },
               { path: PAGE_PATHS.alerts, Component: lazyPage(() => import('./routes/dashboard-alerts')) },
+              { path: PAGE_PATHS.payments, Component: lazyPage(() => import('./routes/dashboard-payments')) },
+              { path: PAGE_PATHS.receipt, Component: lazyPage(() => import('./routes/dashboard-receipt')) },
               { path: PAGE_PATHS.alongRoute, Component: lazyPage(() => import('./routes/dashboard-along-route')) },
               {
                 path: PAGE_PATHS.adminReports,
                 Component: lazyPage(() => import('./routes/dashboard-admin-reports')),
+              },
+              {
+                path: PAGE_PATHS.adminPayments,
+                Component: lazyPage(() => import('./routes/dashboard-admin-payments')),
               },
               { path: PAGE_PATHS.profile, Component: lazyPage(() => import('./routes/dashboard-profile')) },
             ],

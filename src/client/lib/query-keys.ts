@@ -52,6 +52,14 @@ export const queryKeys = {
   notificationList: ['notifications', 'list'] as const,
   notificationUnread: ['notifications', 'unread'] as const,
   notificationSettings: ['notification-settings'] as const,
+  /** Payments: 'Paid', 'Earned' and its totals, receipts, payouts; completing or cancelling a booking reloads them. */
+  payments: ['payments'] as const,
+  paidList: ['payments', 'paid'] as const,
+  earnedList: ['payments', 'earned'] as const,
+  earnings: ['payments', 'earnings'] as const,
+  receipt: (id: string) => ['payments', 'receipt', id] as const,
+  payoutSettings: ['payments', 'payouts'] as const,
+  adminPayments: ['admin', 'payments'] as const,
   /** The signed-in user (auth's sessionQueryKey): a name change reloads it. */
   session: ['auth', 'session'] as const,
   /** Account settings: my profile and my signed-in browsers. */

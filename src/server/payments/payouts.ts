@@ -63,8 +63,8 @@ export function createPayouts(db: Db, provider: PaymentsProvider, appUrl: string
       email: user.email,
       accountId: existing?.provider === provider.name ? existing.accountId : null,
       bank,
-      returnUrl: `${appUrl}/dashboard/settings/payouts?setup=done`,
-      refreshUrl: `${appUrl}/dashboard/settings/payouts?setup=again`,
+      returnUrl: `${appUrl}/dashboard/settings#payouts`,
+      refreshUrl: `${appUrl}/dashboard/settings#payouts`,
     });
     const last4 = result.status === 'active' ? result.last4 : null;
     await db.transaction(async (tx) => {

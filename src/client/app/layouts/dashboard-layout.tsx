@@ -3,12 +3,14 @@ import {
   Car,
   ClipboardList,
   Flag,
+  Landmark,
   LayoutDashboard,
   LogOut,
   Package,
   Search,
   Settings,
   Truck,
+  Wallet,
   type LucideIcon,
 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
@@ -46,10 +48,14 @@ const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.browseRides, label: 'Browse Rides', icon: Search, end: false },
   { to: PAGE_PATHS.browseRequests, label: 'Browse Requests', icon: ClipboardList, end: false },
   { to: PAGE_PATHS.myBookings, label: 'My Bookings', icon: Truck, end: false },
+  { to: PAGE_PATHS.payments, label: 'Payments', icon: Wallet, end: false },
 ] as const;
 
 /** Moderators only (the page and its API answer 404 to anyone else). */
-const ADMIN_LINKS = [{ to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false }] as const;
+const ADMIN_LINKS = [
+  { to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false },
+  { to: PAGE_PATHS.adminPayments, label: 'All payments', icon: Landmark, end: false },
+] as const;
 /** At the bottom, above 'Sign Out'. */
 const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;
 

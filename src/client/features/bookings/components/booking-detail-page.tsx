@@ -4,7 +4,7 @@ import { formatLongDate } from '@shared/dates';
 import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '@shared/lifecycle';
 import { idParamSchema } from '@shared/marketplace';
 import { formatCents, formatMoney } from '@shared/money';
-import { TEST_MODE_NOTICE, type PaymentState } from '@shared/payments';
+import { paymentStateLabel, TEST_MODE_NOTICE } from '@shared/payments';
 import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { BookingStatusBadge } from '@/components/booking-status-badge';
@@ -101,13 +101,6 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
   );
 }
 
-const PAYMENT_STATE: Record<PaymentState, (refunded: string) => string> = {
-  held: () => 'Held',
-  released: () => 'Released',
-  refunded: (amount) => `Refunded ${amount}`,
-  partly_refunded: (amount) => `Partly refunded ${amount}`,
-};
-
 /** The booking's payment for both people: what the driver receives and where the money is (docs/payments.md). */
 function Payment({ booking }: { booking: BookingDetail }) {
   const p = booking.payment;
@@ -130,7 +123,8 @@ function Payment({ booking }: { booking: BookingDetail }) {
           </p>
         ) : null}
         <p>
-          {PAYMENT_STATE[p.state](formatCents(p.refunded_cents))}: <time dateTime={when}>{formatInstant(when)}</time>
+          {paymentStateLabel(p.state, formatCents(p.refunded_cents))}:{' '}
+          <time dateTime={when}>{formatInstant(when)}</time>
         </p>
         {p.state === 'held' ? (
           <p className="text-sm text-muted-foreground">Held by RuralRoute until the delivery is complete.</p>

@@ -10,6 +10,7 @@ import {
   YourDataSection,
 } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
+import { PayoutsSection } from '@/features/payments';
 import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
 
@@ -20,6 +21,7 @@ const SECTIONS = [
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
+  { id: 'payouts', Section: PayoutsSection },
   { id: 'notifications', Section: NotificationsSection },
   { id: 'alerts', Section: AlertsSection },
   { id: 'blocked-people', Section: BlockedPeopleSection },

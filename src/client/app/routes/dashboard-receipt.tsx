@@ -1,0 +1,5 @@
+import { ReceiptPage } from '@/features/payments/components/receipt-page';
+
+export function Component() {
+  return <ReceiptPage />;
+}
