@@ -47,7 +47,17 @@ export function Component() {
         </PolicySection>
         <PolicySection title="Cancellations and disputes">
           <p>
-            A ride or request can be cancelled before the delivery is confirmed. Refunds follow our cancellation policy.
+            When a request offers pay, the requester pays by card when choosing a driver: the pay and a service fee of
+            10% of it (at least $0.50). RuralRoute holds the money until the delivery is complete and then releases the
+            pay to the driver; the service fee is RuralRoute&apos;s.
+          </p>
+          <p>
+            Either person can cancel a booking until the delivery is complete. If the driver cancels, at any time, or
+            the requester cancels before the item is marked as picked up, the requester is refunded in full: the pay and
+            the service fee. If the requester cancels after the item was picked up, the driver keeps half of the pay for
+            the trip made, and the rest and the service fee are refunded. Refunds go back to the card that paid.
+          </p>
+          <p>
             If a delivery goes wrong and you cannot resolve it together, contact us and we will help settle the dispute
             fairly.
           </p>

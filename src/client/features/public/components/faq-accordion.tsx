@@ -46,10 +46,17 @@ const FAQS: readonly Faq[] = [
     id: 'payments',
     question: 'How do payments work?',
     answer: (
-      <p>
-        Payments are held in escrow: the requester pays up front when a driver accepts, and the money is released to the
-        driver only after the delivery has been completed successfully. Nobody pays for a delivery that did not happen.
-      </p>
+      <>
+        <p>
+          When a request offers pay, the requester pays by card when choosing a driver: the pay the driver asked for,
+          plus a service fee of 10% (at least $0.50). RuralRoute holds the money until the delivery is complete, then
+          releases the pay to the driver. Nobody pays for a delivery that did not happen.
+        </p>
+        <p className="mt-2">
+          Drivers see what they earned under Payments. It is paid out to their bank account once they set up payouts in
+          Settings; they can deliver before they do. Requests without pay involve no payment at all.
+        </p>
+      </>
     ),
   },
   {
@@ -77,10 +84,21 @@ const FAQS: readonly Faq[] = [
     id: 'cancelling',
     question: 'Can I cancel a request or a ride?',
     answer: (
-      <p>
-        Yes. You can cancel at any time before the delivery is confirmed. If you have already paid, you are refunded
-        under our cancellation policy. Please let the other person know as early as you can.
-      </p>
+      <>
+        <p>
+          Yes. You can cancel a booking until the delivery is complete. Please let the other person know as early as you
+          can. If the requester has paid:
+        </p>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          <li>The driver cancels, at any time: the requester gets everything back, the pay and the service fee.</li>
+          <li>The requester cancels before the item is picked up: everything back too.</li>
+          <li>
+            The requester cancels after the item is picked up: the driver keeps half of the pay for the trip made, and
+            the rest and the service fee go back to the requester.
+          </li>
+        </ul>
+        <p className="mt-2">Refunds go back to the card that paid, usually within 5 to 10 business days.</p>
+      </>
     ),
   },
   {
