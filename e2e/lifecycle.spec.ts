@@ -1,45 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, expectToast } from './fixtures';
-import { card, createRequest, goTo, newUser, openBooking, tag } from './marketplace-helpers';
+import { card, goTo, newUser, offer, openBooking, openRequest, postRequest, tag } from './marketplace-helpers';
 
 /**
  * The booking lifecycle, in real browsers: a requester and one or two drivers, each in their own context
  * (own session), acting on the same server. Every step goes through the UI; nothing is set up through the API.
  */
-
-/** A posts a request from My Requests (paying $15 by default; `pay` null: no compensation) and sees it Open. */
-async function postRequest(page: Page, title: string, pay: string | null = '15') {
-  await goTo(page, 'My Requests', 'My Requests');
-  await createRequest(page, {
-    title,
-    description: 'Three sacks of chicken feed',
-    pickup: 'Grain store, Mill Rd',
-    delivery: 'Upper Farm',
-    ...(pay ? { pay } : {}),
-  });
-  await expectToast(page, 'Request created successfully');
-  await expect(card(page, title)).toContainText('Open');
-}
-
-/** A driver accepts the request in Browse Requests; the card then shows a disabled 'Offer sent'. */
-async function offer(page: Page, title: string) {
-  await goTo(page, 'Browse Requests', 'Browse Delivery Requests');
-  await card(page, title)
-    .getByRole('button', { name: `Accept request ${title}` })
-    .click();
-  await expectToast(page, 'Success', 'Request accepted! Check your bookings to manage it.');
-  await expect(card(page, title).getByRole('button', { name: `Offer sent for request ${title}` })).toBeDisabled();
-}
-
-/** My Requests -> 'View' -> the request page. */
-async function openRequest(page: Page, title: string) {
-  await goTo(page, 'My Requests', 'My Requests');
-  await card(page, title)
-    .getByRole('link', { name: `View request ${title}` })
-    .click();
-  await expect(page).toHaveURL(/\/dashboard\/requests\/[^/]+$/);
-  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-}
 
 const status = (page: Page) => page.getByText(/^Status:/);
 const timeline = (page: Page) => page.getByRole('heading', { name: 'Timeline' }).locator('xpath=../..');

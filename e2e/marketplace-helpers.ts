@@ -1,5 +1,5 @@
 import { expect, type Browser, type Page } from '@playwright/test';
-import { signUpAndSignIn } from './fixtures';
+import { expectToast, signUpAndSignIn } from './fixtures';
 
 /** A calendar date `days` from the browser's today (same machine, same timezone), as the date input wants it. */
 export function dateInDays(days: number) {
@@ -93,4 +93,38 @@ export async function serviceWorkerReady(page: Page) {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });
+}
+
+/** A posts a request from My Requests (paying $15 by default; `pay` null: no compensation) and sees it Open. */
+export async function postRequest(page: Page, title: string, pay: string | null = '15') {
+  await goTo(page, 'My Requests', 'My Requests');
+  await createRequest(page, {
+    title,
+    description: 'Three sacks of chicken feed',
+    pickup: 'Grain store, Mill Rd',
+    delivery: 'Upper Farm',
+    ...(pay ? { pay } : {}),
+  });
+  await expectToast(page, 'Request created successfully');
+  await expect(card(page, title)).toContainText('Open');
+}
+
+/** A driver accepts the request in Browse Requests; the card then shows a disabled 'Offer sent'. */
+export async function offer(page: Page, title: string) {
+  await goTo(page, 'Browse Requests', 'Browse Delivery Requests');
+  await card(page, title)
+    .getByRole('button', { name: `Accept request ${title}` })
+    .click();
+  await expectToast(page, 'Success', 'Request accepted! Check your bookings to manage it.');
+  await expect(card(page, title).getByRole('button', { name: `Offer sent for request ${title}` })).toBeDisabled();
+}
+
+/** My Requests -> 'View' -> the request page. */
+export async function openRequest(page: Page, title: string) {
+  await goTo(page, 'My Requests', 'My Requests');
+  await card(page, title)
+    .getByRole('link', { name: `View request ${title}` })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard\/requests\/[^/]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }

@@ -310,7 +310,7 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
     case 'search_match':
       return d.ride_id ? alongRoutePath(d.ride_id) : (d.path ?? PAGE_PATHS.alerts);
     case 'payout_sent':
-      return PAGE_PATHS.payments;
+      return `${PAGE_PATHS.payments}?tab=earned`;
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':
