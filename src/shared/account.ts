@@ -182,6 +182,8 @@ export const EXPORT_SECTIONS = [
   'reports',
   'blocks',
   'saved_searches',
+  'payments',
+  'payouts',
 ] as const;
 export const DOWNLOAD_DATA_LABEL = 'Download my data';
 

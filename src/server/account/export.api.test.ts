@@ -45,6 +45,17 @@ describe('Your data: GET /account/export', () => {
     doc = res.body;
   });
 
+  it("holds my payments from my side (the requester's with the card and fee, the driver's without) and payouts", () => {
+    const items = section('payments') as unknown as Record<string, unknown>[];
+    expect(items.length).toBeGreaterThan(0);
+    for (const p of items) {
+      expect(['requester', 'driver']).toContain(p.my_role);
+      if (p.my_role === 'requester') expect(p).toMatchObject({ card_last4: '4242', fee_cents: expect.any(Number) });
+      else expect(p).toMatchObject({ card_last4: null, fee_cents: null });
+    }
+    expect(section('payouts')).toEqual([]);
+  });
+
   it('needs a session', async () => {
     expect((await call('GET', '/account/export')).status).toBe(401);
   });

@@ -157,12 +157,32 @@ function sectionsQuery(userId: string) {
     sql`from saved_searches x where x.user_id = ${userId}`,
     'x.created_at, x.id',
   );
+  // Payments I made or was paid by (the driver's side without the requester's card), and payouts to me.
+  const payments = list(
+    sql`json_build_object('id', x.id, 'booking_id', x.booking_id, 'title', x.title,
+      'my_role', case when x.requester_id = ${userId} then 'requester' else 'driver' end,
+      'compensation_cents', x.compensation_cents,
+      'fee_cents', case when x.requester_id = ${userId} then x.fee_cents end,
+      'card_last4', case when x.requester_id = ${userId} then x.card_last4 end,
+      'refunded_cents', x.refunded_cents, 'state', x.state, 'created_at', ${iso('x.created_at')},
+      'held_at', ${iso('x.held_at')}, 'settled_at', ${iso('x.settled_at')})`,
+    sql`from (select * from payments where requester_id = ${userId}
+              union all select * from payments where driver_id = ${userId} and requester_id <> ${userId}) x`,
+    'x.created_at, x.id',
+  );
+  const payouts = list(
+    sql`json_build_object('id', x.id, 'amount_cents', x.amount_cents, 'state', x.state,
+      'created_at', ${iso('x.created_at')}, 'paid_at', ${iso('x.paid_at')})`,
+    sql`from payouts x where x.user_id = ${userId}`,
+    'x.created_at, x.id',
+  );
   return sql`select ${account}::text as account, ${rides}::text as rides, ${requests}::text as requests,
     ${bookingsAs(userId, 'driver')}::text as bookings_as_driver,
     ${bookingsAs(userId, 'requester')}::text as bookings_as_requester,
     ${messages}::text as messages, ${reviewsByMe}::text as reviews_by_me,
     ${reviewsAboutMe}::text as reviews_about_me, ${settings}::text as notification_settings,
-    ${reports}::text as reports, ${blocks}::text as blocks, ${savedSearches}::text as saved_searches`;
+    ${reports}::text as reports, ${blocks}::text as blocks, ${savedSearches}::text as saved_searches,
+    ${payments}::text as payments, ${payouts}::text as payouts`;
 }
 
 type SqlSections = Exclude<ExportSection, 'notifications' | 'sessions'>;

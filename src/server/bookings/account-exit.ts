@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import type { Outbox } from '../events';
 import type { NewNotification } from '../notifications';
-import { refundOnCancel } from '../payments';
+import { enqueuePayoutRunIfActive, refundOnCancel } from '../payments';
 import { MOVES, type Move } from './lifecycle';
 import { announce, declineOffersWhere, eventRow } from './transitions';
 
@@ -117,5 +117,7 @@ export async function endBookingsOfLeavingUser(tx: Db, userId: string, out: Outb
   }
 
   notices.push(...(await declineOffersWhere(tx, eq(bookings.requesterId, userId), 'request_withdrawn', userId, out)));
+  // A leaving driver's Available earnings are paid out to their bank when payouts are set up (docs/payments.md).
+  await enqueuePayoutRunIfActive(tx, userId);
   return notices;
 }

@@ -12,7 +12,7 @@ export {
   type PaymentFlow,
 } from './flow';
 export { createTestProvider } from './test-provider';
-export { createPayouts, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, type Payouts } from './payouts';
+export { createPayouts, enqueuePayoutRunIfActive, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, type Payouts } from './payouts';
 export { createPaymentReader, type PaymentReader } from './reader';
 export { createReconciliation, RECONCILE_JOB, type PaymentReconciliation } from './reconcile';
 export { adminPaymentRoutes, paymentRoutes } from './routes';

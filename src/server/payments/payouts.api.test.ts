@@ -14,7 +14,7 @@ import {
   type Reconciliation,
 } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { jobs, payouts, testProviderCharges, testProviderTransfers, users } from '../db/schema';
+import { jobs, payoutAccounts, payouts, testProviderCharges, testProviderTransfers, users } from '../db/schema';
 import type { JobInfo } from '../jobs';
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
@@ -181,6 +181,34 @@ describe('payouts', () => {
     expect(made.map((p) => p.amountCents)).toEqual([COMPENSATION]);
     await ctx.app.jobs.runDue();
     expect(await earnings(s.driver.token)).toMatchObject({ available_cents: 0, paid_out_cents: COMPENSATION });
+  });
+
+  it('a send that died after the transfer, retried, transfers once and records the payout once', async () => {
+    const s = await paid(true);
+    await setUp(s.driver.token);
+    await db().execute(sql`delete from jobs where kind = ${PAYOUT_RUN_JOB} and status = 'queued'`);
+    await ctx.app.payouts.runJob({ userId: s.driver.user.id }, { id: 0, attempts: 1 } as unknown as JobInfo);
+    const [payout] = await db().select().from(payouts).where(eq(payouts.userId, s.driver.user.id));
+    const [account] = await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, s.driver.user.id));
+    // The process sent the transfer, then died before its transaction: the payout is still pending.
+    await ctx.app.payments.provider.transfer({
+      accountId: account!.providerAccountId,
+      amountCents: COMPENSATION,
+      currency: 'usd',
+      idempotencyKey: `payout:${payout!.id}`,
+      metadata: { payout_id: payout!.id, user_id: s.driver.user.id },
+    });
+    expect((await db().select().from(payouts).where(eq(payouts.id, payout!.id)))[0]!.state).toBe('pending');
+    // The job's retry.
+    await ctx.app.jobs.runDue();
+    const transfers = await db()
+      .select()
+      .from(testProviderTransfers)
+      .where(eq(testProviderTransfers.idempotencyKey, `payout:${payout!.id}`));
+    expect(transfers).toHaveLength(1);
+    expect((await db().select().from(payouts).where(eq(payouts.id, payout!.id)))[0]!.state).toBe('paid');
+    expect(await earnings(s.driver.token)).toMatchObject({ available_cents: 0, paid_out_cents: COMPENSATION });
+    expect(await ledgerTotal(db())).toBe(0);
   });
 
   it('a release for a driver with payouts active is paid out without anything else', async () => {
