@@ -34,6 +34,7 @@ import { createAdminService } from './moderation/admin';
 import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
+import { createStripeEventReceiver, stripeWebhookRoutes } from './payments';
 import { createPlaceService, placeRoutes } from './places';
 import { adminPaymentRoutes, paymentRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
@@ -135,7 +136,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     // Place suggestions for the location fields; rides and requests check the chosen places through them.
     ['/places', placeRoutes(places)],
     ['/rides', rideRoutes(createRideService(db, places, alertMatching.rideCreated), throttle)],
-    ['/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated), throttle)],
+    ['/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated, s.checkout), throttle)],
     // Along the route, 'Ask to carry something', saved searches and route alerts.
     ['/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle)],
     ['/rides', routeAlertRoutes(savedSearches, throttle)],
@@ -145,7 +146,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       '/bookings',
       bookingRoutes({
         service: createBookingService(db),
-        reader: createBookingReader(db),
+        reader: createBookingReader(db, s.checkout),
         transitions: createTransitions(db, attempts, s.payments),
         throttle,
       }),
@@ -177,6 +178,17 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/reports', reportRoutes(createReportService(db), throttle)],
     // Moderators. Suspension signs the person out on every instance (the session_revoked notification).
     ['/admin', adminRoutes(createAdminService(db, (userId) => auth.revokeUserSessions(userId)))],
+    // Stripe's webhooks, only when Stripe moves the money (no session, no Origin: the signature is checked).
+    ...(s.stripe
+      ? [
+          [
+            '/payments',
+            stripeWebhookRoutes(
+              createStripeEventReceiver(db, { stripe: s.stripe, secret: env.STRIPE_WEBHOOK_SECRET! }),
+            ),
+          ] satisfies [string, Router],
+        ]
+      : []),
     [
       '/contact',
       contactRoutes(
