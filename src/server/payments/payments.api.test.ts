@@ -221,6 +221,8 @@ describe('the booking page', () => {
       fee_cents: FEE,
       total_cents: TOTAL,
       test_mode: true,
+      provider: 'test',
+      publishable_key: null,
     });
     expect(mine.body.payment).toBeNull();
     const theirs = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
