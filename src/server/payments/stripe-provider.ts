@@ -80,29 +80,28 @@ function chargeOf(intent: Stripe.PaymentIntent): Stripe.Charge | null {
 async function resultOf(intent: Stripe.PaymentIntent, last4: () => Promise<string>): Promise<ChargeResult> {
   const charge = chargeOf(intent);
   const card = charge?.payment_method_details?.card;
-  const cardLast4 = card?.last4 ?? (await last4());
-  if (intent.status !== 'succeeded' || !charge) return { status: 'declined', cardLast4 };
+  if (intent.status !== 'succeeded' || !charge) return { status: 'declined', cardLast4: card?.last4 ?? null };
   return {
     status: 'succeeded',
     chargeId: charge.id,
     cardBrand: card?.brand ?? 'card',
-    cardLast4,
+    cardLast4: card?.last4 ?? (await last4()),
     amountCents: intent.amount_received || intent.amount,
   };
 }
 
 /** The card's last four digits from a card error (the payment method Stripe tried), if it says. */
-function declinedLast4(err: Stripe.errors.StripeError): string | undefined {
-  return err.payment_method?.card?.last4 ?? err.payment_intent?.last_payment_error?.payment_method?.card?.last4;
+function declinedLast4(err: Stripe.errors.StripeError): string | null {
+  return err.payment_method?.card?.last4 ?? err.payment_intent?.last_payment_error?.payment_method?.card?.last4 ?? null;
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
 export function createStripeProvider(stripe: Stripe): PaymentsProvider {
   /**
-   * The last four digits of a payment method, asked of Stripe when an answer did not carry them. Every payment
-   * method here is a card (allowed_payment_method_types: ['card']), so a card's digits are always there; '0000' only keeps
-   * the type whole.
+   * The last four digits of a charged card, asked of Stripe when the charge did not carry them. Every payment method
+   * here is a card (allowed_payment_method_types: ['card']), so its digits are always there; '0000' only keeps the
+   * type whole.
    */
   async function last4Of(paymentMethodId: string | undefined): Promise<string> {
     if (!paymentMethodId) return '0000';
@@ -136,8 +135,11 @@ export function createStripeProvider(stripe: Stripe): PaymentsProvider {
       );
       return await resultOf(intent, () => last4Of(paymentMethod));
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeCardError)
-        return { status: 'declined', cardLast4: declinedLast4(err) ?? (await last4Of(paymentMethod)) };
+      if (err instanceof Stripe.errors.StripeCardError) return { status: 'declined', cardLast4: declinedLast4(err) };
+      // A payment method Stripe does not know (expired, made with another account's key, or not Stripe.js's at all):
+      // the requester's input, refused like a declined card ('Try another card'), never a 500.
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.param === 'payment_method')
+        return { status: 'declined', cardLast4: null };
       throw err;
     }
   }
@@ -177,6 +179,7 @@ export function createStripeProvider(stripe: Stripe): PaymentsProvider {
   return {
     name: 'stripe',
     live: true,
+    takes: 'paymentMethodId',
 
     charge,
 
