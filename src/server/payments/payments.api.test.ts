@@ -397,3 +397,11 @@ describe('an account deleted with a paid booking under way', () => {
     expect(await ledgerTotal(db())).toBe(0);
   });
 });
+
+describe('the test provider leaves Stripe out', () => {
+  it('serves no Stripe webhook, and its CSP names no Stripe host', async () => {
+    const res = await call('POST', '/payments/webhooks/stripe', { raw: '{}', origin: null });
+    expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(res.headers.get('content-security-policy')).not.toMatch(/stripe/);
+  });
+});
