@@ -429,6 +429,11 @@ describe('webhooks', () => {
     expect(await deliver('{"object": "event"}')).toMatchObject({ status: 400, body: { code: 'validation_error' } });
   });
 
+  it('is in the OpenAPI document', async () => {
+    const doc = await call<{ paths: Record<string, unknown> }>('GET', '/openapi.json');
+    expect(doc.body.paths['/payments/webhooks/stripe']).toHaveProperty('post');
+  });
+
   it('needs no session and passes the Origin check as Stripe calls it (no Origin)', async () => {
     const payload = event('customer.created', { id: 'cus_1', object: 'customer' });
     expect(await deliver(payload)).toMatchObject({ status: 200, body: { received: true } });
