@@ -55,10 +55,12 @@ function contentSecurityPolicy(env: Env) {
 }
 
 /**
- * Provider webhooks: no session and no Origin (Stripe sends neither; its signature over the body is the request's
- * only authority), and no Idempotency-Key of ours (the event id is the key: payments/stripe-webhooks.ts).
+ * Provider webhooks (only Stripe's, only when it runs): no session and no Origin (Stripe sends neither; its signature
+ * over the body is the request's only authority), and no Idempotency-Key of ours (the event id is the key:
+ * payments/stripe-webhooks.ts).
  */
-const isWebhook = (path: string) => path === STRIPE_WEBHOOK_PATH;
+const webhookPaths = (env: Env) =>
+  env.PAYMENTS_PROVIDER === 'stripe' ? (path: string) => path === STRIPE_WEBHOOK_PATH : () => false;
 /** A webhook's body limit: Stripe's events are JSON well under this, and a refused one is retried for days. */
 const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
 
@@ -71,6 +73,7 @@ const drain = { drainBytes: 8 * 1024 * 1024, drainMs: 10_000 };
  * no-store, the body limit, the Origin check (CSRF), the session, and idempotent writes.
  */
 export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServices) {
+  const isWebhook = webhookPaths(env);
   app.use(requestId());
   if (env.LOG_REQUESTS) app.use(logger());
   app.use(

@@ -34,9 +34,8 @@ import { createAdminService } from './moderation/admin';
 import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
-import { createStripeEventReceiver, stripeWebhookRoutes } from './payments';
 import { createPlaceService, placeRoutes } from './places';
-import { adminPaymentRoutes, paymentRoutes } from './payments';
+import { adminPaymentRoutes, createStripeEventReceiver, paymentRoutes, stripeWebhookRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { bookingReviewRoutes, createProfileService, createReviewService, reviewRoutes, userRoutes } from './reviews';
@@ -170,15 +169,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/users', userRoutes(createProfileService(db))],
     // The live stream of the signed-in person (one per tab).
     ['/events', eventRoutes(s.hub)],
-    // My payments, earnings, receipts and payouts; the admins' payments page.
-    ['/payments', paymentRoutes(paymentDeps)],
-    ['/admin/payments', adminPaymentRoutes(paymentDeps)],
-    ['/notifications', notificationRoutes(createNotificationService(db, s.unsubscribeTokens), throttle)],
-    ['/blocks', blockRoutes(createBlockService(db), throttle)],
-    ['/reports', reportRoutes(createReportService(db), throttle)],
-    // Moderators. Suspension signs the person out on every instance (the session_revoked notification).
-    ['/admin', adminRoutes(createAdminService(db, (userId) => auth.revokeUserSessions(userId)))],
-    // Stripe's webhooks, only when Stripe moves the money (no session, no Origin: the signature is checked).
+    // Stripe's webhooks, only when Stripe moves the money (no session, no Origin: the signature is checked). Before
+    // paymentRoutes: its sign-in check covers every path under /payments, and Stripe never signs in.
     ...(s.stripe
       ? [
           [
@@ -189,6 +181,14 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
           ] satisfies [string, Router],
         ]
       : []),
+    // My payments, earnings, receipts and payouts; the admins' payments page.
+    ['/payments', paymentRoutes(paymentDeps)],
+    ['/admin/payments', adminPaymentRoutes(paymentDeps)],
+    ['/notifications', notificationRoutes(createNotificationService(db, s.unsubscribeTokens), throttle)],
+    ['/blocks', blockRoutes(createBlockService(db), throttle)],
+    ['/reports', reportRoutes(createReportService(db), throttle)],
+    // Moderators. Suspension signs the person out on every instance (the session_revoked notification).
+    ['/admin', adminRoutes(createAdminService(db, (userId) => auth.revokeUserSessions(userId)))],
     [
       '/contact',
       contactRoutes(
