@@ -6,7 +6,15 @@ import { foldListVersions } from './db/list-versions';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
-import { PAYMENT_REFUND_JOB, PAYMENT_VOID_JOB, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, RECONCILE_JOB } from './payments';
+import {
+  PAYMENT_REFUND_JOB,
+  PAYMENT_VOID_JOB,
+  PAYMENT_WEBHOOK_JOB,
+  paymentWebhookHandler,
+  PAYOUT_RUN_JOB,
+  PAYOUT_SEND_JOB,
+  RECONCILE_JOB,
+} from './payments';
 import { createReviewSweep } from './reviews';
 
 const HOUR = 3_600_000;
@@ -54,6 +62,8 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   jobs.register(RECONCILE_JOB, services.reconciliation.job);
   // Each instance offers the day's reconciliation every hour; the day's key lets one through.
   const reconcileDaily = periodic('reconcile', () => services.reconciliation.scheduleDaily(clock()), HOUR);
+  // Provider webhooks stored by the route, applied once each (a driver's payouts becoming active).
+  jobs.register(PAYMENT_WEBHOOK_JOB, paymentWebhookHandler(db, services.payments.provider));
 
   // Old read notifications and finished jobs, hourly.
   const notificationSweep = createNotificationSweep(db, clock);

@@ -18,8 +18,12 @@ import { sessionCookie, sessionMiddleware } from './http/session';
 import type { AppEnv } from './http/types';
 import { idempotency } from './idempotency';
 import { TOKEN_PATHS } from './notifications';
+import { STRIPE_WEBHOOK_PATH } from './payments';
 
-/** The Content-Security-Policy of every answer: the app's own scripts, styles, images and API only. */
+/**
+ * The Content-Security-Policy of every answer: the app's own scripts, styles, images and API only; with Stripe (see
+ * below) also Stripe.js and what it frames and calls.
+ */
 const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
@@ -35,6 +39,31 @@ const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 };
 
+/**
+ * PAYMENTS_PROVIDER=stripe: the pay dialog loads Stripe.js from js.stripe.com (never bundled: Stripe requires it
+ * from its own host), which frames its card element (js.stripe.com) and 3-D Secure pages (hooks.stripe.com) and
+ * calls api.stripe.com to make the payment method. Only then: with the test provider nothing leaves the app.
+ */
+function contentSecurityPolicy(env: Env) {
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return CONTENT_SECURITY_POLICY;
+  return {
+    ...CONTENT_SECURITY_POLICY,
+    scriptSrc: [...CONTENT_SECURITY_POLICY.scriptSrc, 'https://js.stripe.com'],
+    frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+    connectSrc: [...CONTENT_SECURITY_POLICY.connectSrc, 'https://api.stripe.com'],
+  };
+}
+
+/**
+ * Provider webhooks (only Stripe's, only when it runs): no session and no Origin (Stripe sends neither; its signature
+ * over the body is the request's only authority), and no Idempotency-Key of ours (the event id is the key:
+ * payments/stripe-webhooks.ts).
+ */
+const webhookPaths = (env: Env) =>
+  env.PAYMENTS_PROVIDER === 'stripe' ? (path: string) => path === STRIPE_WEBHOOK_PATH : () => false;
+/** A webhook's body limit: Stripe's events are JSON well under this, and a refused one is retried for days. */
+const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
+
 /** Over this, a JSON body is refused with 413 (after draining up to 8 MiB / 10 s of it: http/body-limit.ts). */
 const BODY_MAX_BYTES = 64 * 1024;
 const drain = { drainBytes: 8 * 1024 * 1024, drainMs: 10_000 };
@@ -44,11 +73,12 @@ const drain = { drainBytes: 8 * 1024 * 1024, drainMs: 10_000 };
  * no-store, the body limit, the Origin check (CSRF), the session, and idempotent writes.
  */
 export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServices) {
+  const isWebhook = webhookPaths(env);
   app.use(requestId());
   if (env.LOG_REQUESTS) app.use(logger());
   app.use(
     secureHeaders({
-      contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+      contentSecurityPolicy: contentSecurityPolicy(env),
       // One year, subdomains included. Browsers ignore it over plain http, so local development is unaffected.
       strictTransportSecurity: 'max-age=31536000; includeSubDomains',
       crossOriginEmbedderPolicy: false,
@@ -70,21 +100,27 @@ export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServic
   // The one upload (a handoff photo on 'Complete delivery'): the photo's 10 MB plus room for the multipart framing
   // and the code. A file between 10 MB and this is still refused, by the route (400 invalid_image).
   const uploadLimit = limitBody({ maxBytes: PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
+  const webhookLimit = limitBody({ maxBytes: WEBHOOK_BODY_MAX_BYTES, ...drain });
   // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
   // every call; GET and HEAD carry no body, so they skip it.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (isWebhook(c.req.path)) return webhookLimit(c, next);
     return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
   });
   // The unsubscribe links of e-mails are exempt: a mail program's one-click POST (RFC 8058) comes from the mail
   // provider, with no Origin or with its own, and no session. The signed token in the request is its only
   // authority, so a request from another site can do nothing there that the token's holder could not do anyway.
   const checkOrigin = originCheck(env.ALLOWED_ORIGINS);
-  app.use('/api/*', (c, next) => (TOKEN_PATHS.includes(c.req.path) ? next() : checkOrigin(c, next)));
-  app.use('/api/*', sessionMiddleware(services.auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS));
+  app.use('/api/*', (c, next) =>
+    TOKEN_PATHS.includes(c.req.path) || isWebhook(c.req.path) ? next() : checkOrigin(c, next),
+  );
+  const session = sessionMiddleware(services.auth, sessionCookie(env.NODE_ENV), env.TRUST_PROXY_HOPS);
+  app.use('/api/*', (c, next) => (isWebhook(c.req.path) ? next() : session(c, next)));
   // A repeated write (the same Idempotency-Key from the same person) gets the first one's answer, not a second run;
   // a sensitive route's repeat passes its identity check first.
-  app.use('/api/*', idempotency(services.idempotencyKeys, { recheck: services.recheck }));
+  const idempotent = idempotency(services.idempotencyKeys, { recheck: services.recheck });
+  app.use('/api/*', (c, next) => (isWebhook(c.req.path) ? next() : idempotent(c, next)));
 }
 
 /** Every error body is the shared envelope (src/shared/errors.ts), with the status ERROR_HTTP gives its code. */

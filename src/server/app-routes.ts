@@ -35,7 +35,7 @@ import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
 import { createPlaceService, placeRoutes } from './places';
-import { adminPaymentRoutes, paymentRoutes } from './payments';
+import { adminPaymentRoutes, createStripeEventReceiver, paymentRoutes, stripeWebhookRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
 import { bookingReviewRoutes, createProfileService, createReviewService, reviewRoutes, userRoutes } from './reviews';
@@ -135,7 +135,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     // Place suggestions for the location fields; rides and requests check the chosen places through them.
     ['/places', placeRoutes(places)],
     ['/rides', rideRoutes(createRideService(db, places, alertMatching.rideCreated), throttle)],
-    ['/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated), throttle)],
+    ['/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated, s.checkout), throttle)],
     // Along the route, 'Ask to carry something', saved searches and route alerts.
     ['/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle)],
     ['/rides', routeAlertRoutes(savedSearches, throttle)],
@@ -145,7 +145,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       '/bookings',
       bookingRoutes({
         service: createBookingService(db),
-        reader: createBookingReader(db),
+        reader: createBookingReader(db, s.checkout),
         transitions: createTransitions(db, attempts, s.payments),
         throttle,
       }),
@@ -169,6 +169,18 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/users', userRoutes(createProfileService(db))],
     // The live stream of the signed-in person (one per tab).
     ['/events', eventRoutes(s.hub)],
+    // Stripe's webhooks, only when Stripe moves the money (no session, no Origin: the signature is checked). Before
+    // paymentRoutes: its sign-in check covers every path under /payments, and Stripe never signs in.
+    ...(s.stripe
+      ? [
+          [
+            '/payments',
+            stripeWebhookRoutes(
+              createStripeEventReceiver(db, { stripe: s.stripe, secret: env.STRIPE_WEBHOOK_SECRET! }),
+            ),
+          ] satisfies [string, Router],
+        ]
+      : []),
     // My payments, earnings, receipts and payouts; the admins' payments page.
     ['/payments', paymentRoutes(paymentDeps)],
     ['/admin/payments', adminPaymentRoutes(paymentDeps)],

@@ -4,13 +4,14 @@ import { createAuthService, SESSION_REVOKED } from './auth/service';
 import { hashToken } from './auth/tokens';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
+import type { PaymentCheckout } from '../shared/payments';
 import type { Env } from './env';
 import { createEventHub } from './events';
 import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
 import { createUnsubscribeTokens } from './notifications';
-import { createPaymentServices, createTestProvider } from './payments';
+import { createPaymentServices, createStripeClient, createStripeProvider, createTestProvider } from './payments';
 
 export const MINUTE = 60_000;
 
@@ -77,6 +78,12 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     counter: attempts,
     limit: perAccount,
   });
+  // The payments provider (docs/payments.md): the embedded test provider, or Stripe. readEnv has checked that the
+  // three STRIPE_ keys are there when it is Stripe.
+  const stripe =
+    env.PAYMENTS_PROVIDER === 'stripe'
+      ? createStripeClient({ secretKey: env.STRIPE_SECRET_KEY!, apiBase: env.STRIPE_API_BASE })
+      : null;
   const throttle = writeThrottle(attempts, {
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
@@ -97,7 +104,14 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     idempotencyKeys: createIdempotencyStore(db, clock),
     unsubscribeTokens: createUnsubscribeTokens(db),
     /** Payments (issue 35): the flow of a booking's money, payouts, reconciliation, on the configured provider. */
-    ...createPaymentServices(db, createTestProvider(db), env.APP_URL),
+    ...createPaymentServices(db, stripe ? createStripeProvider(stripe) : createTestProvider(db), env.APP_URL),
+    /** The Stripe SDK's client under PAYMENTS_PROVIDER=stripe (its webhooks' signature check), else null. */
+    stripe,
+    /** How the pay dialog takes the card (payment_quote): the provider, and Stripe's publishable key with Stripe. */
+    checkout: {
+      provider: env.PAYMENTS_PROVIDER,
+      publishable_key: env.PAYMENTS_PROVIDER === 'stripe' ? env.STRIPE_PUBLISHABLE_KEY! : null,
+    } satisfies PaymentCheckout,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEnv } from './env';
+import { readEnv, startupWarnings } from './env';
 
 describe('readEnv', () => {
   it('applies documented defaults', () => {
@@ -62,5 +62,64 @@ describe('readEnv', () => {
     expect(readEnv({ SMTP_URL: 'smtp://user:pass@mail.example.com:587' }).SMTP_URL).toBe(
       'smtp://user:pass@mail.example.com:587',
     );
+  });
+
+  describe('payments provider', () => {
+    const stripe = {
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_51Abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_51Abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    };
+
+    it('is the embedded test provider by default, needing no Stripe key', () => {
+      const env = readEnv({});
+      expect(env.PAYMENTS_PROVIDER).toBe('test');
+      expect(env.STRIPE_SECRET_KEY).toBeUndefined();
+      expect(env.STRIPE_API_BASE).toBeUndefined();
+    });
+
+    it('stripe: takes the three keys', () => {
+      expect(readEnv(stripe)).toMatchObject(stripe);
+      expect(readEnv({ ...stripe, STRIPE_SECRET_KEY: 'rk_live_51Abc' }).STRIPE_SECRET_KEY).toBe('rk_live_51Abc');
+    });
+
+    it('stripe: names each key that is missing or empty, and each one in the wrong variable', () => {
+      expect(() => readEnv({ PAYMENTS_PROVIDER: 'stripe' })).toThrow(
+        /STRIPE_SECRET_KEY is required when PAYMENTS_PROVIDER=stripe[\s\S]*STRIPE_PUBLISHABLE_KEY is required when PAYMENTS_PROVIDER=stripe[\s\S]*STRIPE_WEBHOOK_SECRET is required when PAYMENTS_PROVIDER=stripe/,
+      );
+      expect(() => readEnv({ ...stripe, STRIPE_WEBHOOK_SECRET: ' ' })).toThrow(
+        /STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET is required when PAYMENTS_PROVIDER=stripe/,
+      );
+      expect(() => readEnv({ ...stripe, STRIPE_SECRET_KEY: 'pk_test_51Abc' })).toThrow(
+        /STRIPE_SECRET_KEY must be a secret key \(sk_live_\.\.\. or sk_test_\.\.\.\)/,
+      );
+      expect(() => readEnv({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'sk_test_51Abc' })).toThrow(
+        /STRIPE_PUBLISHABLE_KEY must be a publishable key/,
+      );
+      expect(() => readEnv({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
+    });
+
+    it('STRIPE_API_BASE: an http(s) address without a path', () => {
+      expect(readEnv({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
+        'http://127.0.0.1:12111',
+      );
+      expect(readEnv({ STRIPE_API_BASE: '' }).STRIPE_API_BASE).toBeUndefined();
+      for (const bad of ['127.0.0.1:12111', 'ftp://stripe.local', 'http://127.0.0.1:12111/v1'])
+        expect(() => readEnv({ STRIPE_API_BASE: bad }), bad).toThrow(
+          /STRIPE_API_BASE must be an http:\/\/ or https:\/\//,
+        );
+    });
+
+    it('warns at start when production runs on the test provider (no real money moves), and only then', () => {
+      expect(startupWarnings(readEnv({ NODE_ENV: 'production' }))).toEqual([
+        expect.stringMatching(/^PAYMENTS_PROVIDER=test in production: .*no real money moves/),
+      ]);
+      expect(startupWarnings(readEnv({ NODE_ENV: 'development' }))).toEqual([]);
+      expect(startupWarnings(readEnv({ ...stripe, NODE_ENV: 'production' }))).toEqual([]);
+      expect(
+        startupWarnings(readEnv({ ...stripe, NODE_ENV: 'production', STRIPE_API_BASE: 'http://127.0.0.1:1' })),
+      ).toEqual([expect.stringMatching(/^STRIPE_API_BASE=http:\/\/127\.0\.0\.1:1 in production/)]);
+    });
   });
 });

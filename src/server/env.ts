@@ -30,6 +30,20 @@ const appUrl = z
   }, 'APP_URL must be an http:// or https:// address, e.g. https://ruralroute.example')
   .transform((v) => v.replace(/\/+$/, '') || undefined);
 
+/** A setting that is unset when empty. */
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .optional();
+
+/** The form of each Stripe key, checked when PAYMENTS_PROVIDER=stripe (a key pasted into the wrong variable). */
+const STRIPE_KEYS = [
+  ['STRIPE_SECRET_KEY', /^(sk|rk)_(live|test)_\w+$/, 'a secret key (sk_live_... or sk_test_...)'],
+  ['STRIPE_PUBLISHABLE_KEY', /^pk_(live|test)_\w+$/, 'a publishable key (pk_live_... or pk_test_...)'],
+  ['STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, "the webhook endpoint's signing secret (whsec_...)"],
+] as const;
+
 /** Every setting the server reads, checked at start. A bad value stops the server with a clear message. */
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -124,9 +138,33 @@ const settingsSchema = z.object({
   LOG_REQUESTS: bool(false),
   /**
    * Who moves the money (docs/payments.md): `test`, the embedded provider (test cards, no real money; the default),
-   * or `stripe` (to come).
+   * or `stripe`, which needs the three STRIPE_ keys below.
    */
-  PAYMENTS_PROVIDER: z.enum(['test']).default('test'),
+  PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+  /** The platform account's secret key (sk_live_..., sk_test_..., or a restricted rk_ key): the server's calls. */
+  STRIPE_SECRET_KEY: optionalText,
+  /** Its publishable key (pk_live_... or pk_test_...): Stripe.js in the pay dialog makes the card's payment method. */
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  /** The signing secret of the webhook endpoint /api/payments/webhooks/stripe (whsec_...). */
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  /**
+   * Where the Stripe SDK sends its calls instead of https://api.stripe.com: only for tests and local stand-ins of
+   * Stripe's API (the SDK's host, port and protocol settings). Never set in production.
+   */
+  STRIPE_API_BASE: z
+    .string()
+    .trim()
+    .refine((v) => {
+      if (!v) return true;
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && (u.pathname === '/' || u.pathname === '');
+      } catch {
+        return false;
+      }
+    }, 'STRIPE_API_BASE must be an http:// or https:// address without a path, e.g. http://127.0.0.1:12111')
+    .transform((v) => v || undefined)
+    .optional(),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
   SUPPORT_EMAIL: z
     .string()
@@ -155,6 +193,15 @@ export const envSchema = settingsSchema
     message: 'TLS_CERT and TLS_KEY go together: set both (HTTPS with HTTP/2) or neither (plain HTTP)',
     path: ['TLS_CERT'],
   })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENTS_PROVIDER !== 'stripe') return;
+    for (const [name, pattern, what] of STRIPE_KEYS) {
+      const value = env[name];
+      if (!value)
+        ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
+      else if (!pattern.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be ${what}` });
+    }
+  })
   .transform((env) => ({
     ...env,
     APP_URL: env.APP_URL ?? `${env.TLS_CERT ? 'https' : 'http'}://localhost:${env.PORT}`,
@@ -163,6 +210,19 @@ export const envSchema = settingsSchema
   }));
 
 export type Env = z.output<typeof envSchema>;
+
+/** What the server warns about at start: settings that are allowed but likely a mistake where they are. */
+export function startupWarnings(env: Env): string[] {
+  const warnings: string[] = [];
+  if (env.NODE_ENV === 'production' && env.PAYMENTS_PROVIDER === 'test')
+    warnings.push(
+      'PAYMENTS_PROVIDER=test in production: payments use the embedded test provider and no real money moves ' +
+        '(set PAYMENTS_PROVIDER=stripe and the STRIPE_ keys to take payments: docs/payments.md)',
+    );
+  if (env.STRIPE_API_BASE && env.NODE_ENV === 'production')
+    warnings.push(`STRIPE_API_BASE=${env.STRIPE_API_BASE} in production: Stripe calls go to that stand-in, not Stripe`);
+  return warnings;
+}
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);

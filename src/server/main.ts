@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { openDatabase } from './db/client';
-import { readEnv, type Env } from './env';
+import { readEnv, startupWarnings, type Env } from './env';
 import { loadPlaces } from './places';
 
 // `npm start` runs the build of this file (dist/server/main.js); its prestart step builds what is stale first.
@@ -24,6 +24,7 @@ try {
 } catch (err) {
   fail((err as Error).message);
 }
+for (const warning of startupWarnings(env)) console.warn(`[start] warning: ${warning}`);
 
 /** With TLS_CERT and TLS_KEY: HTTPS, HTTP/2 with HTTP/1.1 beside it on the same port (ALPN chooses). */
 async function tlsOptions() {

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'payment_required',
   'payment_in_progress',
   'card_declined',
+  // A provider's webhook (Stripe's) whose signature is missing or does not match its signing secret.
+  'invalid_signature',
   // Messages and moderation (src/shared/messages.ts, src/shared/moderation.ts).
   'conversation_closed',
   'blocked',

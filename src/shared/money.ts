@@ -1,3 +1,5 @@
+import type { PaymentCheckout, PaymentQuote } from './payments';
+
 /** Compensation is a decimal string with at most 2 places ("12.5", "0.99"), never a float. */
 export const COMPENSATION_MAX_CENTS = 1_000_000;
 
@@ -50,18 +52,20 @@ export function cancellationSplit(
   return { refundCents: compensationCents + feeCents - driverKeepsCents, driverKeepsCents };
 }
 
-/** What choosing a driver for this compensation costs the requester: null when there is nothing to pay. */
-export function quoteFor(
-  compensationCents: number | null,
-  testMode: boolean,
-): { compensation_cents: number; fee_cents: number; total_cents: number; test_mode: boolean } | null {
+/**
+ * What choosing a driver for this compensation costs the requester, and how the pay dialog takes the card (the
+ * provider that runs): null when there is nothing to pay.
+ */
+export function quoteFor(compensationCents: number | null, checkout: PaymentCheckout): PaymentQuote | null {
   if (!compensationCents || compensationCents <= 0) return null;
   const fee = serviceFeeCents(compensationCents);
   return {
     compensation_cents: compensationCents,
     fee_cents: fee,
     total_cents: compensationCents + fee,
-    test_mode: testMode,
+    test_mode: checkout.provider === 'test',
+    provider: checkout.provider,
+    publishable_key: checkout.publishable_key,
   };
 }
 

@@ -118,6 +118,22 @@ export const bookingPaymentSchema = z.object({
 });
 export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
 
+export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+/**
+ * How the pay dialog takes the card: the test provider's card fields, or Stripe's own card element (Stripe.js,
+ * with the platform's publishable key) making a payment method that choose sends as `payment_method`.
+ */
+export interface PaymentCheckout {
+  provider: PaymentProviderName;
+  /** Stripe's publishable key (pk_...): public by design, it lets Stripe.js make payment methods. Null for 'test'. */
+  publishable_key: string | null;
+}
+
+/** The embedded test provider's checkout: the card fields. */
+export const TEST_CHECKOUT: PaymentCheckout = { provider: 'test', publishable_key: null };
+
 /** What choosing a driver on a paid request costs, as the server computed it (the pay dialog shows it). */
 export const paymentQuoteSchema = z.object({
   compensation_cents: z.number().int(),
@@ -125,6 +141,9 @@ export const paymentQuoteSchema = z.object({
   total_cents: z.number().int(),
   /** The embedded test provider runs: 'Test mode: no real money moves.' */
   test_mode: z.boolean(),
+  /** Which card entry the pay dialog shows (PaymentCheckout). */
+  provider: z.enum(PAYMENT_PROVIDERS),
+  publishable_key: z.string().nullable(),
 });
 export type PaymentQuote = z.infer<typeof paymentQuoteSchema>;
 

@@ -17,18 +17,25 @@ import { api, ApiError } from '@/lib/api-client';
 import { changedBy } from '@/lib/booking-actions';
 import { messageOf, toastFirstError } from '@/lib/form-errors';
 import { toastMutationError } from '@/lib/mutation-errors';
-import { toastSuccess } from '@/lib/toast';
+import { toastError, toastSuccess } from '@/lib/toast';
+import { StripeCardField, type StripeCardHandle } from './stripe-card-field';
 
 const schema = cardSchema();
 type CardForm = z.input<typeof schema>;
 const EMPTY: CardForm = { number: '', expiry: '', cvc: '', zip: '' };
 const FIELDS = ['number', 'expiry', 'cvc', 'zip'] as const;
 
+/** What choose is sent: the test provider's card fields, or the payment method Stripe's element made. */
+type PaymentBody = { card: z.output<typeof schema> } | { payment_method: string };
+
 /**
  * Choosing a driver on a request with compensation (docs/payments.md): what it costs, as the server computed it, the
  * card, and 'Pay and confirm'. The booking is confirmed only once the payment is held. Never through the send queue:
  * a card is not kept on the device, and a payment waits for no signal; with none, the toast says so and nothing
  * was charged. A declined card keeps the dialog open with the card number selected for another.
+ *
+ * The card is taken as the server's provider says (quote.provider): the test provider's four fields, or, with
+ * Stripe, Stripe's own card element (stripe-card-field.tsx), loaded only once this dialog opens.
  */
 export function PayAndChooseDialog({
   bookingId,
@@ -50,8 +57,8 @@ export function PayAndChooseDialog({
   const done = useRef(false);
   const queryClient = useQueryClient();
   const pay = useMutation({
-    mutationFn: (card: z.output<typeof schema>) =>
-      api(`/bookings/${encodeURIComponent(bookingId)}/choose`, { method: 'POST', body: { card } }),
+    mutationFn: (body: PaymentBody) =>
+      api(`/bookings/${encodeURIComponent(bookingId)}/choose`, { method: 'POST', body }),
     onSuccess: () => toastSuccess(ACTION_TOASTS.choose),
     onError: toastMutationError,
     onSettled: () => Promise.all(changedBy(bookingId).map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
@@ -60,19 +67,25 @@ export function PayAndChooseDialog({
     resolver: zodResolver(schema),
     defaultValues: EMPTY,
   });
-  const busy = form.formState.isSubmitting;
+  const withStripe = quote.provider === 'stripe' && quote.publishable_key !== null;
+  const stripeCard = useRef<StripeCardHandle>(null);
+  const [stripeBusy, setStripeBusy] = useState(false);
+  const [stripeError, setStripeError] = useState<string>();
+  const busy = form.formState.isSubmitting || stripeBusy;
   const errorOf = (name: keyof CardForm & string) => messageOf(form.formState.errors, name);
+  const close = () => {
+    done.current = true;
+    form.reset(EMPTY);
+    setStripeError(undefined);
+    setOpen(false);
+  };
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
+  const submitCard = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(
       (card) =>
         sendThenClose(
-          () => pay.mutateAsync(card),
-          () => {
-            done.current = true;
-            form.reset(EMPTY);
-            setOpen(false);
-          },
+          () => pay.mutateAsync({ card }),
+          close,
           (err) => {
             if (err instanceof ApiError && err.code === 'card_declined')
               form.setFocus('number', { shouldSelect: true });
@@ -80,6 +93,30 @@ export function PayAndChooseDialog({
         ),
       (errors) => toastFirstError(errors, [...FIELDS]),
     )(event);
+
+  /** Stripe: its element makes the payment method (the card never reaches us), then choose is sent with its id. */
+  async function submitWithStripe(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setStripeBusy(true);
+    try {
+      let paymentMethod: string;
+      try {
+        paymentMethod = await stripeCard.current!.createPaymentMethod();
+      } catch (err) {
+        const message = (err as Error).message;
+        setStripeError(message);
+        toastError('Validation Error', message);
+        return;
+      }
+      await sendThenClose(() => pay.mutateAsync({ payment_method: paymentMethod }), close);
+    } finally {
+      setStripeBusy(false);
+    }
+  }
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) =>
+    withStripe ? void submitWithStripe(event) : submitCard(event);
 
   const total = formatCents(quote.total_cents);
   const field = (name: (typeof FIELDS)[number], label: string, props: React.ComponentProps<typeof Input>) => {
@@ -95,7 +132,10 @@ export function PayAndChooseDialog({
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (!next) form.reset(EMPTY);
+        if (!next) {
+          form.reset(EMPTY);
+          setStripeError(undefined);
+        }
         setOpen(next);
       }}
     >
@@ -131,12 +171,24 @@ export function PayAndChooseDialog({
             {TEST_MODE_NOTICE} Use the card 4242 4242 4242 4242.
           </p>
         ) : null}
-        {field('number', 'Card number', { inputMode: 'numeric', autoComplete: 'cc-number' })}
-        <div className="grid grid-cols-3 gap-3">
-          {field('expiry', 'Expiry', { placeholder: 'MM/YY', autoComplete: 'cc-exp' })}
-          {field('cvc', 'CVC', { inputMode: 'numeric', autoComplete: 'cc-csc' })}
-          {field('zip', 'ZIP', { inputMode: 'numeric', autoComplete: 'postal-code' })}
-        </div>
+        {withStripe ? (
+          <StripeCardField
+            ref={stripeCard}
+            id={`pay-stripe-${bookingId}`}
+            publishableKey={quote.publishable_key!}
+            error={stripeError}
+            onError={setStripeError}
+          />
+        ) : (
+          <>
+            {field('number', 'Card number', { inputMode: 'numeric', autoComplete: 'cc-number' })}
+            <div className="grid grid-cols-3 gap-3">
+              {field('expiry', 'Expiry', { placeholder: 'MM/YY', autoComplete: 'cc-exp' })}
+              {field('cvc', 'CVC', { inputMode: 'numeric', autoComplete: 'cc-csc' })}
+              {field('zip', 'ZIP', { inputMode: 'numeric', autoComplete: 'postal-code' })}
+            </div>
+          </>
+        )}
       </FormDialogContent>
     </Dialog>
   );

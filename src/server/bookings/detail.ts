@@ -7,7 +7,13 @@ import type {
   AnyCancelReason,
 } from '../../shared/lifecycle';
 import { cancellationSplit, centsToDecimal, quoteFor } from '../../shared/money';
-import { PAYMENT_STATES, type BookingPayment, type PaymentState } from '../../shared/payments';
+import {
+  PAYMENT_STATES,
+  TEST_CHECKOUT,
+  type BookingPayment,
+  type PaymentCheckout,
+  type PaymentState,
+} from '../../shared/payments';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
@@ -55,7 +61,7 @@ const eventsJson = sql<EventJson[]>`coalesce((
 ), '[]'::json)`;
 
 /** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
-export function createBookingReader(db: Db) {
+export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHECKOUT) {
   /** The booking as `viewerId` sees it: 404 unless they are its driver or requester. */
   async function detail(viewerId: string, bookingId: string): Promise<BookingDetail> {
     const [row] = await db
@@ -125,7 +131,7 @@ export function createBookingReader(db: Db) {
       // The handoff code is the requester's to give: the driver's browser never receives it.
       delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
       has_photo: row.hasPhoto,
-      payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, true) : null,
+      payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, checkout) : null,
       payment,
       cancellation:
         cancelled?.actor && cancelled.reason

@@ -40,6 +40,8 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   payment_required: { status: 400 },
   payment_in_progress: { status: 409 },
   card_declined: { status: 402 },
+  // A webhook not signed with our secret: refused, never stored (Stripe shows the 400 on the endpoint's page).
+  invalid_signature: { status: 400 },
   // The conversation is read-only now (30 days after the booking ended).
   conversation_closed: { status: 409 },
   // One of the two blocked the other: nothing passes between them.

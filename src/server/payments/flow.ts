@@ -153,7 +153,9 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       .where(eq(deliveryRequests.id, booking.requestId));
     const compensationCents = request?.compensationCents ?? 0;
     if (!request || compensationCents <= 0) return null;
-    if (!source) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
+    // Checked before the payment is claimed: a source the provider cannot take (card fields sent to Stripe, say)
+    // must not leave a pending payment that blocks the request until reconciliation.
+    if (!source || !(provider.takes in source)) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
     const feeCents = serviceFeeCents(compensationCents);
     let paymentId: string;
     try {

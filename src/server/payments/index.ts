@@ -17,4 +17,13 @@ export { createPaymentReader, type PaymentReader } from './reader';
 export { createReconciliation, RECONCILE_JOB, type PaymentReconciliation } from './reconcile';
 export { adminPaymentRoutes, paymentRoutes } from './routes';
 export { createPaymentServices } from './services';
+export { createStripeClient, createStripeProvider } from './stripe-provider';
+export {
+  createStripeEventReceiver,
+  PAYMENT_WEBHOOK_JOB,
+  paymentWebhookHandler,
+  STRIPE_WEBHOOK_PATH,
+  type StripeEventReceiver,
+} from './stripe-webhooks';
+export { stripeWebhookRoutes } from './webhook-routes';
 export type { PaymentSource, PaymentsProvider } from './provider';

@@ -221,6 +221,8 @@ describe('the booking page', () => {
       fee_cents: FEE,
       total_cents: TOTAL,
       test_mode: true,
+      provider: 'test',
+      publishable_key: null,
     });
     expect(mine.body.payment).toBeNull();
     const theirs = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
@@ -393,5 +395,15 @@ describe('an account deleted with a paid booking under way', () => {
     expect(p).toMatchObject({ state: 'partly_refunded', refundedCents: TOTAL - COMPENSATION / 2 });
     expect(await balances(db(), [{ held: p!.id }, { driver: s.driver.user.id }])).toEqual([0, COMPENSATION / 2]);
     expect(await ledgerTotal(db())).toBe(0);
+  });
+});
+
+describe('the test provider leaves Stripe out', () => {
+  it('serves no Stripe webhook, and its CSP names no Stripe host', async () => {
+    // Signed in, past the payment routes' sign-in check: nothing is there.
+    const someone = await signUpAndIn('Not Stripe');
+    const res = await call('POST', '/payments/webhooks/stripe', { raw: '{}', cookie: someone.token });
+    expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(res.headers.get('content-security-policy')).not.toMatch(/stripe/);
   });
 });

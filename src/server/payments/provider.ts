@@ -8,7 +8,9 @@ import type { Card } from '../../shared/payments';
  */
 
 /** How the requester pays: card fields (the test provider) or a payment method made by Stripe's own element. */
-export type PaymentSource = { card: Card } | { paymentMethodId: string };
+export type PaymentSource = CardSource | PaymentMethodSource;
+type CardSource = { card: Card };
+type PaymentMethodSource = { paymentMethodId: string };
 
 export interface ChargeRequest {
   amountCents: number;
@@ -23,7 +25,8 @@ export interface ChargeRequest {
 
 export type ChargeResult =
   | { status: 'succeeded'; chargeId: string; cardBrand: string; cardLast4: string; amountCents: number }
-  | { status: 'declined'; cardLast4: string };
+  /** cardLast4 is null when the provider could not say (Stripe: a payment method it no longer knows). */
+  | { status: 'declined'; cardLast4: string | null };
 
 export interface RefundRequest {
   chargeId: string;
@@ -79,6 +82,8 @@ export interface PaymentsProvider {
   readonly name: 'test' | 'stripe';
   /** Whether real money moves ('Test mode: no real money moves.' when not). */
   readonly live: boolean;
+  /** The payment source it takes: the card fields (test) or a payment method made by Stripe.js (stripe). */
+  readonly takes: keyof CardSource | keyof PaymentMethodSource;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<{ refundId: string }>;
   /** The charge made under this idempotency key, if any (reconciliation: a crash between charge and commit). */

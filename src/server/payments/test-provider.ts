@@ -50,6 +50,7 @@ export function createTestProvider(db: Db): PaymentsProvider {
   return {
     name: 'test',
     live: false,
+    takes: 'card',
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       // Stripe's element makes payment methods; this provider takes the card fields only.

@@ -35,7 +35,14 @@ describe('GET /requests/:id', () => {
       offers: [],
       booking: null,
       // What choosing a driver will cost: $12.50 for the driver, the 10% fee, test mode (docs/payments.md).
-      payment_quote: { compensation_cents: 1250, fee_cents: 125, total_cents: 1375, test_mode: true },
+      payment_quote: {
+        compensation_cents: 1250,
+        fee_cents: 125,
+        total_cents: 1375,
+        test_mode: true,
+        provider: 'test',
+        publishable_key: null,
+      },
     });
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIFECYCLE_ERRORS, type RequestDetail } from '../../shared/lifecycle';
 import type { BrowseQuery, DeliveryRequest, Page } from '../../shared/marketplace';
 import { centsToDecimal, quoteFor, toCents } from '../../shared/money';
+import { TEST_CHECKOUT, type PaymentCheckout } from '../../shared/payments';
 import { DEFAULT_WITHIN_MILES } from '../../shared/places';
 import type { RequestStatus } from '../../shared/statuses';
 import { declinePendingOffers } from '../bookings';
@@ -137,6 +138,8 @@ export function createRequestService(
   db: Db,
   places: PlaceService,
   onCreated: OnRequestCreated = async () => undefined,
+  /** How the pay dialog takes the card: the provider that runs (the embedded test provider unless told). */
+  checkout: PaymentCheckout = TEST_CHECKOUT,
 ) {
   const newestFirst = {
     after: beforeCursor,
@@ -341,8 +344,8 @@ export function createRequestService(
             driver: { id: chosen.driverId, full_name: chosen.driverName },
           }
         : null,
-      // While a driver can be chosen. The embedded test provider is the only one yet (docs/payments.md): test mode.
-      payment_quote: row.status === 'open' ? quoteFor(row.compensationCents ?? null, true) : null,
+      // While a driver can be chosen.
+      payment_quote: row.status === 'open' ? quoteFor(row.compensationCents ?? null, checkout) : null,
     };
   }
 

@@ -102,7 +102,14 @@ describe('Request detail page', () => {
   it("on a paid request, choosing shows what it costs, refuses a malformed card, keeps a declined one's dialog, then pays", async () => {
     let request: RequestDetail = {
       ...offered(),
-      payment_quote: { compensation_cents: 1250, fee_cents: 125, total_cents: 1375, test_mode: true },
+      payment_quote: {
+        compensation_cents: 1250,
+        fee_cents: 125,
+        total_cents: 1375,
+        test_mode: true,
+        provider: 'test',
+        publishable_key: null,
+      },
     };
     const chosen = request.offers[0]!;
     let tries = 0;
