@@ -238,7 +238,11 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
       const body = c.req.valid('json') as z.infer<typeof chooseBody> | undefined;
       return c.json(
         await act(currentAuth(c).user.id, c.req.valid('param').id, 'choose', {
-          source: body?.card ? { card: body.card } : body?.payment_method ? { paymentMethodId: body.payment_method } : undefined,
+          source: body?.card
+            ? { card: body.card }
+            : body?.payment_method
+              ? { paymentMethodId: body.payment_method }
+              : undefined,
         }),
         200,
       );

@@ -278,7 +278,9 @@ export const paymentReconciliations = pgTable(
     /** How many payments and payouts were compared. */
     checked: bigint('checked', { mode: 'number' }).notNull().default(0),
     /** Each difference found: { kind, id, ledger, provider, detail }. Empty when everything matches. */
-    differences: jsonb('differences').notNull().default(sql`'[]'::jsonb`),
+    differences: jsonb('differences')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     repaired: bigint('repaired', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
