@@ -108,7 +108,10 @@ test('a header link and a footer link work from the first tap', async ({ page })
   await tapOnce(page, page.getByRole('banner').getByRole('link', { name: 'RuralRoute' }));
   await expect(page).toHaveURL(/\/$/, { timeout: EFFECT_MS });
   await tapOnce(page, page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }));
-  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible({ timeout: EFFECT_MS });
+  // The tap's effect is the navigation, within 3 s; the page then arrives at the line's speed (a lazy page's script,
+  // or a whole page when the tap came before the home page was ready, on a 4x slower CPU under a loaded CI).
+  await expect(page).toHaveURL(/\/privacy$/, { timeout: EFFECT_MS });
+  await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
 });
 
 test('the contact form pressed while the page loads is sent once', async ({ page }) => {
