@@ -6,7 +6,16 @@ import type { Db } from '../db/client';
 import { sqlState } from '../db/errors';
 import { rowsOf } from '../db/result-rows';
 import { createTestDatabase } from '../test/database';
-import { accountKey, balances, LedgerError, ledgerTotal, post, type AccountRef, type Posting } from './ledger';
+import {
+  accountKey,
+  balances,
+  LEDGER_SHARDS,
+  LedgerError,
+  ledgerTotal,
+  post,
+  type AccountRef,
+  type Posting,
+} from './ledger';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -43,6 +52,24 @@ describe('the ledger', () => {
     expect(await db.transaction((tx) => post(tx, hold(p, 1550)))).toBe(true);
     expect(await db.transaction((tx) => post(tx, hold(p, 1550)))).toBe(false);
     expect(await balances(db, [{ held: p }])).toEqual([1550]);
+    expect(await ledgerTotal(db)).toBe(0);
+  });
+
+  it("spreads the platform's busiest account over shards: payments do not all wait on one row", async () => {
+    const before = await balances(db, ['outside']);
+    const payments = Array.from({ length: 40 }, () => randomUUID());
+    await Promise.all(payments.map((p) => db.transaction((tx) => post(tx, hold(p, 100)))));
+    const shards = await count(
+      sql`select count(distinct a.key) as n from ledger_entries e join ledger_accounts a on a.id = e.account_id
+          join ledger_transactions t on t.id = e.transaction_id
+          where a.kind = 'outside' and t.payment_id in (${sql.join(
+            payments.map((p) => sql`${p}::uuid`),
+            sql`, `,
+          )})`,
+    );
+    expect(shards).toBeGreaterThan(LEDGER_SHARDS / 2);
+    // The logical account is the sum of its shards.
+    expect(await balances(db, ['outside'])).toEqual([before[0]! - 40 * 100]);
     expect(await ledgerTotal(db)).toBe(0);
   });
 
