@@ -42,11 +42,14 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Payouts, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
       'GET /account/sessions': () => ({ body: { items: [] } }),
+      'GET /payments/payouts': () => ({
+        body: { state: 'not_set_up', last4: null, onboarding_url: null, provider: 'test', test_mode: true },
+      }),
     });
     renderWithProviders(<SettingsPage />);
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
@@ -55,6 +58,7 @@ describe('Settings page', () => {
       'Password',
       'Sessions',
       'Two-factor authentication',
+      'Payouts',
       'Notifications',
       'Alerts',
       'Blocked people',
