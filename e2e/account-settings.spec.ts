@@ -172,6 +172,7 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
   await expect(region(page, 'Profile').getByLabel('Full name')).toHaveValue('Kay Keyboard');
   await expect(region(page, 'Sessions').getByRole('listitem')).toHaveCount(1);
   await expect(region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' })).toBeVisible();
+  await expect(region(page, 'Payouts').getByRole('button', { name: 'Set up payouts' })).toBeVisible();
   await expectNoAxeViolations(page);
 
   // Tab from the name field goes through every card's controls in order, 'Delete account' last.
@@ -187,6 +188,7 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
     region(page, 'Password').getByLabel('Confirm new password'),
     region(page, 'Password').getByRole('button', { name: 'Change password' }),
     region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' }),
+    region(page, 'Payouts').getByRole('button', { name: 'Set up payouts' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
     region(page, 'Alerts').getByRole('link', { name: 'Alerts' }),
     region(page, 'Your data').getByRole('button', { name: 'Download my data' }),

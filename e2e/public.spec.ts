@@ -231,7 +231,7 @@ test('the FAQ opens one answer at a time, by mouse', async ({ page }) => {
   await q('Can I cancel a request or a ride?').click();
   await expect(item('Can I cancel a request or a ride?')).toHaveAttribute('open', '');
   await expect(item('What items can be delivered?')).not.toHaveAttribute('open');
-  await expect(page.getByText('You can cancel at any time before the delivery is confirmed.')).toBeVisible();
+  await expect(page.getByText('You can cancel a booking until the delivery is complete.')).toBeVisible();
   await expect(page.getByText('alcohol')).toBeHidden();
   await expect(open).toHaveCount(1);
 

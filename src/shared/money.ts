@@ -75,3 +75,6 @@ export function formatCents(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/** Shown wherever money shows while the embedded test provider runs (and in its e-mails' receipts). */
+export const TEST_MODE_NOTICE = 'Test mode: no real money moves.';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALL_CANCEL_REASONS } from './lifecycle';
-import { formatCents } from './money';
+import { formatCents, TEST_MODE_NOTICE } from './money';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
@@ -125,6 +125,8 @@ export const notificationDataSchema = z.object({
   card_brand: z.string().optional(),
   /** When the money moved (ISO). */
   at: z.string().optional(),
+  /** The embedded test provider moved it: no real money (the receipt says so). */
+  test_mode: z.boolean().optional(),
 });
 export type NotificationData = z.infer<typeof notificationDataSchema>;
 
@@ -293,6 +295,7 @@ export function notificationReceipt(type: NotificationType, d: NotificationData)
   }
   add('Date', date);
   add('Booking', d.booking_id ?? null);
+  add('Note', d.test_mode && TEST_MODE_NOTICE);
   return lines;
 }
 

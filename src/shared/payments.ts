@@ -5,7 +5,7 @@ import { z } from 'zod';
  * people see. Amounts are never computed here: the server answers them (src/shared/money.ts has the rules).
  */
 
-export const TEST_MODE_NOTICE = 'Test mode: no real money moves.';
+export { TEST_MODE_NOTICE } from './money';
 export const CARD_DECLINED_MESSAGE = 'Your card was declined. Try another card.';
 export const CARD_NUMBER_MESSAGE = 'Enter a valid card number';
 export const CARD_EXPIRY_MESSAGE = 'Enter the expiry date as MM/YY';

@@ -77,6 +77,7 @@ export async function refundOnCancel(
       requesterId: payments.requesterId,
       cardBrand: payments.cardBrand,
       cardLast4: payments.cardLast4,
+      provider: payments.provider,
     })
     .from(payments)
     .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')))
@@ -108,6 +109,7 @@ export async function refundOnCancel(
     dedupeKey: `payment:${held.id}:refund`,
   });
   const at = new Date().toISOString();
+  const testMode = held.provider === 'test';
   const notices: NewNotification[] = [
     {
       userId: held.requesterId,
@@ -121,6 +123,7 @@ export async function refundOnCancel(
         ...(held.cardLast4 ? { last4: held.cardLast4 } : {}),
         ...(held.cardBrand ? { card_brand: held.cardBrand } : {}),
         at,
+        test_mode: testMode,
       },
     },
   ];
@@ -130,7 +133,7 @@ export async function refundOnCancel(
       userId: p!.driverId,
       type: 'payment_released',
       bookingId,
-      data: { amount_cents: driverKeepsCents, at },
+      data: { amount_cents: driverKeepsCents, at, test_mode: testMode },
     });
     await enqueuePayoutRunIfActive(tx, p!.driverId);
   }
@@ -234,7 +237,11 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       type: 'payment_held',
       actorId: charged.requesterId,
       bookingId: charged.bookingId,
-      data: { compensation_cents: charged.compensationCents, at: new Date().toISOString() },
+      data: {
+        compensation_cents: charged.compensationCents,
+        at: new Date().toISOString(),
+        test_mode: !provider.live,
+      },
     };
   }
 
@@ -284,7 +291,12 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       userId: p.driverId,
       type: 'payment_released',
       bookingId,
-      data: { amount_cents: compensation, compensation_cents: compensation, at: new Date().toISOString() },
+      data: {
+        amount_cents: compensation,
+        compensation_cents: compensation,
+        at: new Date().toISOString(),
+        test_mode: p.provider === 'test',
+      },
     };
   }
 

@@ -165,6 +165,7 @@ describe('payouts', () => {
     });
     const mail = sink.mails.find((m) => m.to.includes(s.driver.email) && m.text.includes('was paid out'));
     expect(mail?.text.replace(/\r\n/g, '\n')).toContain('Receipt\nPaid out: $12.50\nBank account: ending in 6789');
+    expect(mail?.text).toContain('Note: Test mode: no real money moves.');
   });
 
   it('two payout runs at once pay the balance once', async () => {

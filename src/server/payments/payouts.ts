@@ -176,7 +176,12 @@ export function createPayouts(db: Db, provider: PaymentsProvider, appUrl: string
         {
           userId: p.userId,
           type: 'payout_sent',
-          data: { amount_cents: amount, ...(p.last4 ? { last4: p.last4 } : {}), at: new Date().toISOString() },
+          data: {
+            amount_cents: amount,
+            ...(p.last4 ? { last4: p.last4 } : {}),
+            at: new Date().toISOString(),
+            test_mode: !provider.live,
+          },
         },
       ]);
       await out.flush(tx);
