@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { BookingDetail } from '../../shared/lifecycle';
 import { CARD_DECLINED_MESSAGE } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { bookings, deliveryRequests, jobs, payments, testProviderCharges, testProviderRefunds } from '../db/schema';
+import { bookings, jobs, payments, testProviderCharges, testProviderRefunds } from '../db/schema';
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { DECLINED_CARD, lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
+import { bookingParties, bookingStateOf } from '../test/payments';
 import { until } from '../test/wait';
 import { balances, ledgerTotal } from './ledger';
 import { chargeKey, PAYMENT_REQUIRED_MESSAGE } from './flow';
@@ -23,14 +24,7 @@ const db = () => ctx.database.db;
 async function paymentsOf(bookingId: string) {
   return db().select().from(payments).where(eq(payments.bookingId, bookingId));
 }
-async function stateOf(bookingId: string) {
-  const [row] = await db()
-    .select({ booking: bookings.status, request: deliveryRequests.status })
-    .from(bookings)
-    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-    .where(eq(bookings.id, bookingId));
-  return row;
-}
+const stateOf = (bookingId: string) => bookingStateOf(db(), bookingId);
 async function chargesFor(requestId: string) {
   return rowsOf<{ status: string; amount_cents: string; refunded_cents: string }>(
     await db().execute(
@@ -344,17 +338,9 @@ describe.skipIf(!process.env.DATABASE_URL)('a pickup landing while a cancellatio
 describe('a crash between the charge and the commit', () => {
   it('is repaired by reconciliation: the charge refunded, never a second charge', async () => {
     const s = await paidOffer();
-    const [booking] = await db()
-      .select({
-        id: bookings.id,
-        requestId: bookings.requestId,
-        driverId: bookings.driverId,
-        requesterId: bookings.requesterId,
-      })
-      .from(bookings)
-      .where(eq(bookings.id, s.bookingId));
+    const booking = await bookingParties(db(), s.bookingId);
     // The process charged the card, then died before choose's transaction committed.
-    const charged = await ctx.app.payments.chargeForChoice(booking!, {
+    const charged = await ctx.app.payments.chargeForChoice(booking, {
       card: { number: '4242424242424242', expiry: TEST_CARD.expiry, cvc: TEST_CARD.cvc, zip: TEST_CARD.zip },
     });
     expect(charged).not.toBeNull();

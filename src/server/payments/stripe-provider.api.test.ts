@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingDetail, RequestDetail } from '../../shared/lifecycle';
 import { CARD_DECLINED_MESSAGE } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { bookings, deliveryRequests, jobs, paymentWebhookEvents, payments, payoutAccounts } from '../db/schema';
+import { jobs, paymentWebhookEvents, payments, payoutAccounts } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
+import { bookingParties, bookingStateOf } from '../test/payments';
 import { createStripeStandIn } from '../test/stripe-stand-in';
 import { chargeKey, PAYMENT_REQUIRED_MESSAGE } from './flow';
 import { balances, ledgerTotal } from './ledger';
@@ -56,14 +57,7 @@ async function paidOffer() {
 const choose = (token: string, bookingId: string, paymentMethod: string) =>
   act(token, bookingId, 'choose', { payment_method: paymentMethod });
 const paymentsOf = (bookingId: string) => db().select().from(payments).where(eq(payments.bookingId, bookingId));
-async function stateOf(bookingId: string) {
-  const [row] = await db()
-    .select({ booking: bookings.status, request: deliveryRequests.status })
-    .from(bookings)
-    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-    .where(eq(bookings.id, bookingId));
-  return row;
-}
+const stateOf = (bookingId: string) => bookingStateOf(db(), bookingId);
 /** The PaymentIntents the SDK asked the stand-in for, for one booking. */
 const intentRequestsFor = (bookingId: string) =>
   stand.sent('POST', '/v1/payment_intents').filter((r) => r.params['metadata[booking_id]'] === bookingId);
@@ -280,17 +274,9 @@ describe('refunds, transfers and payouts', () => {
 describe('reconciliation reads Stripe', () => {
   it('finds the charge of a payment whose choice crashed before its commit, and refunds it without charging again', async () => {
     const s = await paidOffer();
-    const [booking] = await db()
-      .select({
-        id: bookings.id,
-        requestId: bookings.requestId,
-        driverId: bookings.driverId,
-        requesterId: bookings.requesterId,
-      })
-      .from(bookings)
-      .where(eq(bookings.id, s.bookingId));
+    const booking = await bookingParties(db(), s.bookingId);
     // The process charged the card, then died before choose's transaction committed.
-    const charged = await ctx.app.payments.chargeForChoice(booking!, { paymentMethodId: 'pm_card_visa' });
+    const charged = await ctx.app.payments.chargeForChoice(booking, { paymentMethodId: 'pm_card_visa' });
     const key = chargeKey(charged!.paymentId);
     expect(await provider().findCharge(key)).toEqual({
       status: 'succeeded',

@@ -1,0 +1,27 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { bookings, deliveryRequests } from '../db/schema';
+
+/** A booking's status and its request's, as the payment tests check that nothing moved. */
+export async function bookingStateOf(db: Db, bookingId: string) {
+  const [row] = await db
+    .select({ booking: bookings.status, request: deliveryRequests.status })
+    .from(bookings)
+    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+    .where(eq(bookings.id, bookingId));
+  return row;
+}
+
+/** A booking's ids and people, as the payment flow takes them (the crash tests call chargeForChoice directly). */
+export async function bookingParties(db: Db, bookingId: string) {
+  const [row] = await db
+    .select({
+      id: bookings.id,
+      requestId: bookings.requestId,
+      driverId: bookings.driverId,
+      requesterId: bookings.requesterId,
+    })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  return row!;
+}
