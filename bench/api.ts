@@ -354,6 +354,7 @@ async function main() {
           `${tracer.dbSource}) — ${title}:`,
       );
       printTable(tracer.rows.splice(0));
+      if (tracer.top.length) console.log(`\n${tracer.top.splice(0).join('\n')}`);
     };
     const table: Record<string, string | number>[] = [];
     const load = () =>

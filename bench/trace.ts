@@ -13,10 +13,14 @@ export interface Tracer {
   reset(): Promise<void>;
   read(endpoint: string, pass: string): Promise<void>;
   rows: Record<string, string | number>[];
+  /** BENCH_TRACE_TOP=N: per row, the N statements with the most database time (from pg_stat_statements). */
+  top: string[];
   /** 'pg_stat_statements' or why the db exec column is empty. */
   dbSource: string;
   close(): Promise<void>;
 }
+
+const TOP = Number(process.env.BENCH_TRACE_TOP ?? 0);
 
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -37,8 +41,10 @@ export async function createTracer(port: number, url: string | undefined): Promi
   }
   const statements = dbSource === 'pg_stat_statements' ? client : undefined;
   const rows: Record<string, string | number>[] = [];
+  const top: string[] = [];
   return {
     rows,
+    top,
     dbSource,
     async reset() {
       if (statements) await statements.query('select pg_stat_statements_reset()');
@@ -55,6 +61,24 @@ export async function createTracer(port: number, url: string | undefined): Promi
              and query not like '%pg_stat%' and query not like '%pg_database%'`,
         );
         db = sum ? { ms: sum.ms, calls: Number(sum.calls) } : undefined;
+        if (TOP > 0) {
+          const { rows: heavy } = await statements.query<{ ms: number; calls: string; query: string }>(
+            `select total_exec_time::float8 as ms, calls, query from pg_stat_statements
+             where dbid = (select oid from pg_database where datname = current_database())
+               and query not like '%pg_stat%' and query not like '%pg_database%'
+             order by total_exec_time desc limit $1`,
+            [TOP],
+          );
+          top.push(
+            `-- ${endpoint} (${pass}): the ${heavy.length} statements with the most database time`,
+            ...heavy.map(
+              (h) =>
+                `${fixed(h.ms, 0).padStart(7)} ms ${String(h.calls).padStart(6)} calls ` +
+                `${fixed((h.ms * 1000) / Math.max(1, Number(h.calls)), 0).padStart(6)} µs/call  ` +
+                h.query.replace(/\s+/g, ' ').slice(0, 160),
+            ),
+          );
+        }
       }
       const n = Math.max(1, t.requests);
       const perRequestUs = (totalMs: number) => Math.round((totalMs * 1000) / n);

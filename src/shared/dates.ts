@@ -23,8 +23,15 @@ export function earliestToday(now = new Date()): string {
   return new Date(now.getTime() - 12 * 60 * 60_000).toISOString().slice(0, 10);
 }
 
+/** 'November 21, 2026' in UTC: one formatter, built once (toLocaleDateString builds one per call). */
+export const LONG_DATE_UTC = new Intl.DateTimeFormat('en-US', {
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
 /** '2026-11-21' -> 'November 21, 2026' (spec: long format, month name, day, year), independent of timezone. */
 export function formatLongDate(isoDate: string): string {
-  const d = new Date(`${isoDate}T12:00:00Z`);
-  return d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return LONG_DATE_UTC.format(new Date(`${isoDate}T12:00:00Z`));
 }

@@ -8,6 +8,10 @@ export function toCents(amount: string): number {
   return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
 }
 
+/** Whole dollars with thousands separators ('1,250'): one formatter, built once (toLocaleString builds one per call). */
+const WHOLE_DOLLARS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const wholeDollars = (cents: number) => WHOLE_DOLLARS.format(Math.floor(cents / 100));
+
 export function centsToDecimal(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
@@ -15,8 +19,7 @@ export function centsToDecimal(cents: number): string {
 /** '12.5' -> '$12.50' (spec: $ with 2 decimals). */
 export function formatMoney(amount: string): string {
   const cents = toCents(amount);
-  const whole = Math.floor(cents / 100).toLocaleString('en-US');
-  return `$${whole}.${String(cents % 100).padStart(2, '0')}`;
+  return `$${wholeDollars(cents)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 // ─── Payments (issue 35, docs/payments.md) ──────────────────────────────────────────────────────────────────────
@@ -73,7 +76,7 @@ export function quoteFor(compensationCents: number | null, checkout: PaymentChec
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+  return `${sign}$${wholeDollars(abs)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** Shown wherever money shows while the embedded test provider runs (and in its e-mails' receipts). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LONG_DATE_UTC } from './dates';
 import { ALL_CANCEL_REASONS } from './lifecycle';
 import { formatCents, TEST_MODE_NOTICE } from './money';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
@@ -267,9 +268,7 @@ export const cardLabel = (brand: string | null | undefined, last4: string) =>
 
 /** The receipt a payment notice's e-mail carries (label, value), or null for other types. */
 export function notificationReceipt(type: NotificationType, d: NotificationData): [string, string][] | null {
-  const date = d.at
-    ? new Date(d.at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
-    : null;
+  const date = d.at ? LONG_DATE_UTC.format(new Date(d.at)) : null;
   const lines: [string, string][] = [];
   const add = (label: string, value: string | null | undefined | false) => value && lines.push([label, value]);
   switch (type) {

@@ -193,9 +193,10 @@ function noticeOf(move: Move, booking: Parties, actorId: string, input: ActionIn
 }
 
 /**
- * Runs the lifecycle's moves (lifecycle.ts). Each one is one transaction: the request row locked FOR UPDATE first
- * when the move touches it (so choose, cancel, complete and receive on one request take turns, and an accept
- * holding FOR SHARE finishes before or sees the new status), then a guarded
+ * Runs the lifecycle's moves (lifecycle.ts). Each one is one transaction: the request row first when the move touches
+ * it, moved by a guarded `UPDATE delivery_requests ... WHERE status = $expected` that also locks it (so choose,
+ * cancel, complete and receive on one request take turns, and an accept holding FOR SHARE finishes before or sees the
+ * new status), then a guarded
  * `UPDATE bookings ... WHERE id = $id AND status = $expected RETURNING`: no row means someone else moved the
  * booking first, and the answer is 409 booking_state_changed. Every move appends its booking_events row(s) in the
  * same transaction.
@@ -212,6 +213,9 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
         requestStatus: deliveryRequests.status,
+        // What choosing pays (payments/flow.ts), read here rather than in a query of its own.
+        compensationCents: deliveryRequests.compensationCents,
+        title: deliveryRequests.title,
       })
       .from(bookings)
       .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
@@ -281,12 +285,13 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     charged: Charged | null,
   ) {
     if (move.request) {
-      const [request] = await tx
-        .select({ status: deliveryRequests.status })
-        .from(deliveryRequests)
-        .where(eq(deliveryRequests.id, booking.requestId))
-        .for('update');
-      if (request?.status !== move.request.from) throw stateChanged();
+      // The request's row first (locked by this guarded update, as accept's FOR SHARE waits on it), moved at once.
+      const moved = await tx
+        .update(deliveryRequests)
+        .set({ status: move.request.to })
+        .where(and(eq(deliveryRequests.id, booking.requestId), eq(deliveryRequests.status, move.request.from)))
+        .returning({ id: deliveryRequests.id });
+      if (!moved.length) throw stateChanged();
     }
     const changed = await tx
       .update(bookings)
@@ -320,11 +325,6 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     const notices = [noticeOf(move, booking, actorId, input)];
     if (move.declinesOtherOffers)
       notices.push(...(await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, out, booking.id)));
-    if (move.request)
-      await tx
-        .update(deliveryRequests)
-        .set({ status: move.request.to })
-        .where(eq(deliveryRequests.id, booking.requestId));
     if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
     // The money moves with the booking, in this transaction (docs/payments.md).
     if (charged) notices.push(await payments.hold(tx, charged));

@@ -4,7 +4,7 @@ import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { deliveryRequests, payments } from '../db/schema';
+import { payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
 import type { NewNotification } from '../notifications';
 import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
@@ -147,15 +147,19 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
    * choice of this request is paying now) or card_declined; in each case nothing else has changed.
    */
   async function chargeForChoice(
-    booking: { id: string; requestId: string; driverId: string; requesterId: string },
+    booking: {
+      id: string;
+      requestId: string;
+      driverId: string;
+      requesterId: string;
+      /** The request's, as the booking was loaded with it. */
+      compensationCents: number | null;
+      title: string;
+    },
     source: PaymentSource | undefined,
   ): Promise<Charged | null> {
-    const [request] = await db
-      .select({ compensationCents: deliveryRequests.compensationCents, title: deliveryRequests.title })
-      .from(deliveryRequests)
-      .where(eq(deliveryRequests.id, booking.requestId));
-    const compensationCents = request?.compensationCents ?? 0;
-    if (!request || compensationCents <= 0) return null;
+    const compensationCents = booking.compensationCents ?? 0;
+    if (compensationCents <= 0) return null;
     // Checked before the payment is claimed: a source the provider cannot take (card fields sent to Stripe, say)
     // must not leave a pending payment that blocks the request until reconciliation.
     if (!source || !(provider.takes in source)) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
@@ -169,7 +173,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
           requestId: booking.requestId,
           requesterId: booking.requesterId,
           driverId: booking.driverId,
-          title: request.title,
+          title: booking.title,
           compensationCents,
           feeCents,
           provider: provider.name,
@@ -185,7 +189,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       currency: 'usd',
       idempotencyKey: chargeKey(paymentId),
       source,
-      description: `RuralRoute delivery: ${request.title}`,
+      description: `RuralRoute delivery: ${booking.title}`,
       transferGroup: `booking:${booking.id}`,
       metadata: { payment_id: paymentId, booking_id: booking.id, request_id: booking.requestId },
     });

@@ -91,12 +91,18 @@ export async function post(tx: Db, posting: Posting): Promise<boolean> {
   if (total !== 0) throw new LedgerError(`posting ${posting.key} is unbalanced by ${total}`);
   if (!lines.length) throw new LedgerError(`posting ${posting.key} moves nothing`);
 
-  // One statement: the transaction and the entries of the accounts that exist. No transaction row (its key was
-  // posted before) means nothing is written. Entries go in by account id: the entry trigger locks each account as it
-  // applies its entry, so every move locks the accounts it touches in the same order and two moves never wait on
-  // each other in a circle.
+  // One statement: the transaction, the accounts this move opens (a new payment's, a new driver's) and the entries.
+  // No transaction row (its key was posted before) means nothing is written. Entries go in by account id: the entry
+  // trigger locks each account as it applies its entry, so every move locks the accounts it touches in the same order
+  // and two moves never wait on each other in a circle. An account another transaction is opening at this very moment
+  // is not visible to this statement: the second statement below then adds its entry once that one has committed.
   const values = sql.join(
-    lines.map(([key, l]) => sql`(${key}, ${l.amount}::bigint)`),
+    lines.map(([key, l]) => {
+      const row = accountRow(l.ref, key);
+      return sql`(${key}, ${row.kind}, ${'userId' in row ? row.userId : null}::uuid, ${
+        'paymentId' in row ? row.paymentId : null
+      }::uuid, ${'allowNegative' in row ? row.allowNegative : false}::boolean, ${l.amount}::bigint)`;
+    }),
     sql`, `,
   );
   const [result] = await guarded(posting, async () =>
@@ -107,11 +113,22 @@ export async function post(tx: Db, posting: Posting): Promise<boolean> {
           values (${posting.kind}, ${posting.key}, ${posting.paymentId ?? null}, ${posting.bookingId ?? null})
           on conflict (idempotency_key) do nothing
           returning id
-        ), lines (key, amount) as (values ${values}),
-        ins as (
+        ), lines (key, kind, user_id, payment_id, allow_negative, amount) as (values ${values}),
+        existing as (
+          select a.id, a.key from ${ledgerAccounts} a join lines on a.key = lines.key
+        ), opened as (
+          insert into ${ledgerAccounts} (key, kind, user_id, payment_id, allow_negative)
+          select lines.key, lines.kind, lines.user_id, lines.payment_id, lines.allow_negative
+          from lines
+          where exists (select 1 from t) and not exists (select 1 from existing e where e.key = lines.key)
+          on conflict (key) do nothing
+          returning id, key
+        ), accounts as (
+          select id, key from existing union all select id, key from opened
+        ), ins as (
           insert into ${ledgerEntries} (transaction_id, account_id, amount)
           select t.id, a.id, lines.amount
-          from t, lines join ${ledgerAccounts} a on a.key = lines.key
+          from t, lines join accounts a on a.key = lines.key
           order by a.id
           returning 1
         )
@@ -120,17 +137,13 @@ export async function post(tx: Db, posting: Posting): Promise<boolean> {
   );
   if (result?.transaction_id == null) return false;
   if (result.entries < lines.length) {
-    // An account's first move (a new payment's, a new driver's): create it, then its entries, after the rest.
-    await tx
-      .insert(ledgerAccounts)
-      .values(lines.map(([key, l]) => accountRow(l.ref, key)))
-      .onConflictDoNothing({ target: ledgerAccounts.key });
     const transactionId = Number(result.transaction_id);
     await guarded(posting, () =>
       tx.execute(sql`
         insert into ${ledgerEntries} (transaction_id, account_id, amount)
         select ${transactionId}::bigint, a.id, lines.amount
-        from (values ${values}) as lines (key, amount) join ${ledgerAccounts} a on a.key = lines.key
+        from (values ${values}) as lines (key, kind, user_id, payment_id, allow_negative, amount)
+        join ${ledgerAccounts} a on a.key = lines.key
         where not exists (
           select 1 from ${ledgerEntries} e where e.transaction_id = ${transactionId}::bigint and e.account_id = a.id)
         order by a.id`),

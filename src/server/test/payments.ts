@@ -12,7 +12,7 @@ export async function bookingStateOf(db: Db, bookingId: string) {
   return row;
 }
 
-/** A booking's ids and people, as the payment flow takes them (the crash tests call chargeForChoice directly). */
+/** A booking's ids, people and request's compensation and title, as the payment flow takes them (the crash tests call chargeForChoice directly). */
 export async function bookingParties(db: Db, bookingId: string) {
   const [row] = await db
     .select({
@@ -20,8 +20,11 @@ export async function bookingParties(db: Db, bookingId: string) {
       requestId: bookings.requestId,
       driverId: bookings.driverId,
       requesterId: bookings.requesterId,
+      compensationCents: deliveryRequests.compensationCents,
+      title: deliveryRequests.title,
     })
     .from(bookings)
+    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
     .where(eq(bookings.id, bookingId));
   return row!;
 }

@@ -145,6 +145,10 @@ export const payments = pgTable(
     uniqueIndex('payments_booking_paid_idx')
       .on(t.bookingId)
       .where(oneOf(t.state, ['pending', 'held', 'released', 'refunded', 'partly_refunded'])),
+    // Every lookup of a booking's payment (its page, release, a cancellation's refund): the pool plans generic plans,
+    // where a state given as a parameter cannot pick the partial index above (db/pool.ts), so without this one each
+    // was a scan of every payment (measured: 11 ms a release with 20,000 payments).
+    index('payments_booking_idx').on(t.bookingId),
     index('payments_requester_created_idx').on(t.requesterId, t.createdAt, t.id),
     index('payments_driver_created_idx').on(t.driverId, t.createdAt, t.id),
     check('payments_state_check', oneOf(t.state, PAYMENT_ROW_STATES)),

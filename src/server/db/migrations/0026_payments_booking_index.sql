@@ -1,0 +1,1 @@
+CREATE INDEX "payments_booking_idx" ON "payments" USING btree ("booking_id");
