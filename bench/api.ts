@@ -63,6 +63,34 @@ const TRACE_PORT = Number(process.env.BENCH_TRACE_PORT ?? PORT + 100);
  */
 const CEILING = process.env.BENCH_CEILING === '1';
 /**
+ * BENCH_MAIL_OFF=1 (diagnostics, real PostgreSQL): before the lifecycle's writes, every user switches off the e-mails
+ * those writes send (Settings > Notifications), so the figures show the writes without their e-mails' cost.
+ */
+const MAIL_OFF = process.env.BENCH_MAIL_OFF === '1';
+const LIFECYCLE_MAIL_TYPES = [
+  'offer_chosen',
+  'offer_declined',
+  'payment_held',
+  'payment_released',
+  'delivery_completed',
+];
+
+async function switchLifecycleMailOff(url: string | undefined) {
+  if (!url) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into notification_preferences (user_id, email_off) select id, $1::text[] from users
+       on conflict (user_id) do update set email_off = excluded.email_off`,
+      [LIFECYCLE_MAIL_TYPES],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * BENCH_ACCEPT_ENCODING="gzip, deflate, br" sends what every browser sends with each read: the figures then include
  * the response compression a browser costs (without it, none: API clients and autocannon ask for none).
  */
@@ -484,6 +512,7 @@ async function main() {
       console.table(fixed);
       printTrace(`steady ${FIXED_RATE} req/s`);
 
+      if (MAIL_OFF) await switchLifecycleMailOff(target.url);
       const writes: WritePass[] = [
         {
           // Every seeded request with offers carries compensation: choosing pays with the embedded provider's test card.
