@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cancellationSplit, COMPENSATION_MAX_CENTS, formatCents, serviceFeeCents } from './money';
+import { cancellationSplit, COMPENSATION_MAX_CENTS, formatCents, serviceFeeCents, splitFeeCents } from './money';
 
 describe('the service fee', () => {
   it.each([
@@ -24,6 +24,27 @@ describe('the service fee', () => {
         expect(Number.isInteger(fee)).toBe(true);
         expect(fee).toBeGreaterThanOrEqual(50);
         if (fee > 50) expect(Math.abs(fee - c / 10)).toBeLessThanOrEqual(0.5);
+      }),
+    );
+  });
+});
+
+describe("the Delivery Guarantee reserve's share of a released fee", () => {
+  it.each([
+    [0, 0, 0],
+    [50, 38, 12],
+    [125, 94, 31],
+    [10_000, 7_500, 2_500],
+  ])('of a %i cent fee: %i to fees, %i to the reserve', (fee, feesCents, reserveCents) => {
+    expect(splitFeeCents(fee)).toEqual({ feesCents, reserveCents });
+  });
+
+  it('adds up to the fee, the reserve taking 25% rounded down', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: COMPENSATION_MAX_CENTS }), (fee) => {
+        const { feesCents, reserveCents } = splitFeeCents(fee);
+        expect(feesCents + reserveCents).toBe(fee);
+        expect(reserveCents).toBe(Math.floor(fee / 4));
       }),
     );
   });

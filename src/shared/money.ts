@@ -35,6 +35,18 @@ export function serviceFeeCents(compensationCents: number): number {
   return Math.max(SERVICE_FEE_MIN_CENTS, Math.round((compensationCents * SERVICE_FEE_RATE_PERCENT) / 100));
 }
 
+/** The Delivery Guarantee's reserve takes this share of every service fee when the delivery completes (issue 36). */
+export const GUARANTEE_RESERVE_SHARE_PERCENT = 25;
+
+/**
+ * A released fee split between RuralRoute's fees and the guarantee reserve: the reserve's share rounded down, the rest
+ * to fees, so the two always add up to the fee.
+ */
+export function splitFeeCents(feeCents: number): { feesCents: number; reserveCents: number } {
+  const reserveCents = Math.floor((feeCents * GUARANTEE_RESERVE_SHARE_PERCENT) / 100);
+  return { feesCents: feeCents - reserveCents, reserveCents };
+}
+
 /** Who cancelled, and whether the item had been picked up: what the cancellation policy needs to know. */
 export interface CancellationCase {
   by: 'driver' | 'requester';

@@ -260,6 +260,8 @@ export const adminPaymentTotalsSchema = z.object({
   released_cents: z.number().int(),
   refunded_cents: z.number().int(),
   fees_cents: z.number().int(),
+  /** The Delivery Guarantee's reserve: its share of every released fee, less the claims it paid. */
+  guarantee_reserve_cents: z.number().int(),
   available_cents: z.number().int(),
   paid_out_cents: z.number().int(),
   refunds_pending_cents: z.number().int(),

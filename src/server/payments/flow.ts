@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { cancellationSplit, serviceFeeCents, type CancellationCase } from '../../shared/money';
+import { cancellationSplit, serviceFeeCents, splitFeeCents, type CancellationCase } from '../../shared/money';
 import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
@@ -282,12 +282,15 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     if (!p) return null;
     const compensation = Number(p.compensationCents);
     const fee = Number(p.feeCents);
+    // The fee is earned now: the Delivery Guarantee's reserve takes its share of it (the ledger drops a zero line).
+    const { feesCents, reserveCents } = splitFeeCents(fee);
     await post(
       tx,
       paymentMove('release', p.id, bookingId, 'release', [
         { account: { held: p.id }, amount: -(compensation + fee) },
         { account: { driver: p.driverId }, amount: compensation },
-        ...(fee ? [{ account: 'fees' as const, amount: fee }] : []),
+        { account: 'fees', amount: feesCents },
+        { account: 'guarantee_reserve', amount: reserveCents },
       ]),
     );
     await enqueuePayoutRunIfActive(tx, p.driverId);

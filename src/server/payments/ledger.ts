@@ -16,6 +16,7 @@ export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
 export type AccountRef =
   | 'outside'
   | 'fees'
+  | 'guarantee_reserve'
   | 'refunds_pending'
   | 'payouts_pending'
   | { held: string /* payment id */ }
@@ -42,14 +43,14 @@ export class LedgerError extends Error {
 }
 
 /**
- * The platform's two busiest accounts are split into shards: every hold moves 'outside' and every release 'fees', and
- * one row for each would be locked by every payment from its move to its commit, making all payments wait in one line
- * (measured: choose with payment served 43 of 100 req/s offered, its queries waiting on that row). A move uses the
- * shard of its payment (or key); each shard is a row of the same kind, so totals are sums by kind, and a guarded
- * shard ('fees') is guarded on its own.
+ * The platform's busiest accounts are split into shards: every hold moves 'outside' and every release 'fees' and
+ * 'guarantee_reserve', and one row for each would be locked by every payment from its move to its commit, making all
+ * payments wait in one line (measured: choose with payment served 43 of 100 req/s offered, its queries waiting on that
+ * row). A move uses the shard of its payment (or key); each shard is a row of the same kind, so totals are sums by
+ * kind, and a guarded shard ('fees', 'guarantee_reserve') is guarded on its own.
  */
 export const LEDGER_SHARDS = 16;
-const SHARDED = new Set<AccountRef>(['outside', 'fees']);
+const SHARDED = new Set<AccountRef>(['outside', 'fees', 'guarantee_reserve']);
 
 /** A stable shard for a posting (FNV-1a of its payment id, or its key). */
 export function shardOf(posting: Pick<Posting, 'paymentId' | 'key'>): number {

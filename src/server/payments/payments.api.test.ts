@@ -148,10 +148,10 @@ describe('choosing a driver on a paid request', () => {
 
 describe('completing releases the money to the driver', () => {
   it.each(['complete', 'receive'] as const)(
-    '%s: the driver earns the compensation, RuralRoute the fee',
+    '%s: the driver earns the compensation, RuralRoute the fee less the Delivery Guarantee reserve\'s quarter',
     async (how) => {
       const s = await paidAndChosen();
-      const [fees] = await balances(db(), ['fees']);
+      const [fees, reserve] = await balances(db(), ['fees', 'guarantee_reserve']);
       const res =
         how === 'complete'
           ? await complete(s.driver.token, s.bookingId, s.code)
@@ -160,11 +160,11 @@ describe('completing releases the money to the driver', () => {
       const [p] = await paymentsOf(s.bookingId);
       expect(p).toMatchObject({ state: 'released' });
       expect(p!.settledAt).toBeInstanceOf(Date);
-      expect(await balances(db(), [{ held: p!.id }, { driver: s.driver.user.id }, 'fees'])).toEqual([
-        0,
-        COMPENSATION,
-        fees! + FEE,
-      ]);
+      // 25% of the fee, rounded down, funds the reserve; the rest is RuralRoute's: together exactly the fee.
+      const reserveShare = Math.floor(FEE / 4);
+      expect(
+        await balances(db(), [{ held: p!.id }, { driver: s.driver.user.id }, 'fees', 'guarantee_reserve']),
+      ).toEqual([0, COMPENSATION, fees! + FEE - reserveShare, reserve! + reserveShare]);
       expect(await ledgerTotal(db())).toBe(0);
     },
   );

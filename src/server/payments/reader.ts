@@ -214,6 +214,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
           (select coalesce(sum(e.amount), 0) from ${ledgerEntries} e join ${ledgerAccounts} a on a.id = e.account_id
             where a.kind = 'refunds_pending' and e.amount > 0)::text as refunded,
           (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'fees')::text as fees,
+          (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'guarantee_reserve')::text as reserve,
           (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'driver')::text as available,
           (select coalesce(sum(${payouts.amountCents}), 0) from ${payouts} where ${payouts.state} = 'paid')::text as paid_out,
           (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'refunds_pending')::text as refunds_pending,
@@ -226,6 +227,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
         released_cents: n('released'),
         refunded_cents: n('refunded'),
         fees_cents: n('fees'),
+        guarantee_reserve_cents: n('reserve'),
         available_cents: n('available'),
         paid_out_cents: n('paid_out'),
         refunds_pending_cents: n('refunds_pending'),

@@ -13,8 +13,10 @@ export const LEDGER_ACCOUNT_KINDS = [
   'held',
   // A driver's released earnings, waiting for a payout.
   'driver',
-  // Service fees earned on completed deliveries.
+  // Service fees earned on completed deliveries (what the Delivery Guarantee's reserve does not take).
   'fees',
+  // The Delivery Guarantee's reserve (issue 36): a share of every service fee, paying approved claims. Never negative.
+  'guarantee_reserve',
   // Refunds decided and owed to a card, until the provider has sent them.
   'refunds_pending',
   // Payouts decided and owed to a driver's bank account, until the provider has sent them.

@@ -16,6 +16,7 @@ const TOTALS: [keyof AdminPayments['totals'], string][] = [
   ['released_cents', 'Released'],
   ['refunded_cents', 'Refunded'],
   ['fees_cents', 'Fees'],
+  ['guarantee_reserve_cents', 'Delivery Guarantee reserve'],
   ['available_cents', 'Available'],
   ['paid_out_cents', 'Paid out'],
   ['refunds_pending_cents', 'Refunds being sent'],
