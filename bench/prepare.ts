@@ -37,18 +37,22 @@ export async function prepare(db: Database['db']) {
         from delivery_requests r join users u on u.id = r.user_id where r.status = 'open' order by r.created_at desc`,
   );
   const userNumber = (column: string) => sql.raw(`substring(${column} from 6 for position('@' in ${column}) - 6)::int`);
+  // The lifecycle's bookings are taken in a shuffled (but fixed) order, as people act: in the seed's order, each
+  // request's owner n has drivers n + 1 and n + 2 and the next request is owner n + 1's, so consecutive moves shared a
+  // person, and each waited for the previous one's commit on that person's event sequence (events/outbox.ts), a
+  // chain through the whole run that real traffic does not make.
   // choose: the first offer of each request with offers (one choose per request), as its requester.
   const chooses = await rows<{ id: string; n: number }>(
     db,
     sql`select * from (select distinct on (b.request_id) b.id::text as id, ${userNumber('u.email')} as n,
           b.created_at from bookings b join users u on u.id = b.requester_id where b.status = 'pending'
-          order by b.request_id, b.created_at) first_offers order by created_at`,
+          order by b.request_id, b.created_at) first_offers order by md5(id)`,
   );
   // complete: each confirmed booking, as its driver.
   const completes = await rows<{ id: string; n: number }>(
     db,
     sql`select b.id::text as id, ${userNumber('u.email')} as n from bookings b
-        join users u on u.id = b.driver_id where b.status = 'confirmed' order by b.created_at desc`,
+        join users u on u.id = b.driver_id where b.status = 'confirmed' order by md5(b.id::text)`,
   );
   return {
     deepRides: encodeCursor([ride.d, ride.t, ride.id]),

@@ -13,6 +13,7 @@ import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { rowsOf } from '../db/result-rows';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
@@ -122,19 +123,20 @@ export async function declineOffersWhere(
   out: Outbox,
 ): Promise<NewNotification[]> {
   const { from, to } = OFFER_DECLINED_BY[cause];
-  const declined = await tx
-    .update(bookings)
-    .set({ status: to, endedAt: sql`clock_timestamp()` })
-    // A literal, like every status filter over a range of bookings (the pool plans generically).
-    .where(and(where, sql`${bookings.status} = ${sql.raw(`'${from}'`)}`))
-    .returning({
-      id: bookings.id,
-      requestId: bookings.requestId,
-      driverId: bookings.driverId,
-      requesterId: bookings.requesterId,
-    });
-  if (declined.length)
-    await tx.insert(bookingEvents).values(declined.map((b) => eventRow(b, actorId, cause, from, to)));
+  // One statement: the offers declined and each one's event. Statuses are literals, like every status filter over a
+  // range of bookings (the pool plans generically).
+  const declined = rowsOf<Parties & { requestId: string }>(
+    await tx.execute(sql`
+      with declined as (
+        update ${bookings} set status = ${sql.raw(`'${to}'`)}, ended_at = clock_timestamp()
+        where ${and(where, sql`${bookings.status} = ${sql.raw(`'${from}'`)}`)}
+        returning id, request_id, driver_id, requester_id
+      ), events as (
+        insert into ${bookingEvents} (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status)
+        select id, driver_id, requester_id, ${actorId}::uuid, ${cause}, ${from}, ${to} from declined
+      )
+      select id, request_id as "requestId", driver_id as "driverId", requester_id as "requesterId" from declined`),
+  );
   for (const b of declined) announce(out, b, to, cause);
   return declined.map((b) => ({
     userId: b.driverId,
@@ -293,7 +295,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         .returning({ id: deliveryRequests.id });
       if (!moved.length) throw stateChanged();
     }
-    const changed = await tx
+    const update = tx
       .update(bookings)
       .set({
         status: move.to,
@@ -314,12 +316,21 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       // picked_up_at as committed when this row was locked: a pickup that landed after `load` read the booking
       // still decides the cancellation policy (the requester cancelling after pickup refunds only part).
       .returning({ id: bookings.id, pickedUpAt: bookings.pickedUpAt });
+    // One statement: the guarded move and its booking_events row (none when the move found the booking moved).
+    const reason = move.needsReason ? (input.reason ?? null) : null;
+    const details = move.needsReason ? (input.details ?? null) : null;
+    const changed = rowsOf<{ id: string; picked_up_at: unknown }>(
+      await tx.execute(sql`
+        with changed as (${update.getSQL()}), events as (
+          insert into ${bookingEvents}
+            (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status, reason, details)
+          select id, ${booking.driverId}::uuid, ${booking.requesterId}::uuid, ${actorId}::uuid, ${move.event},
+            ${move.from}, ${move.to}, ${reason}, ${details}
+          from changed
+        )
+        select id, picked_up_at from changed`),
+    );
     if (!changed.length) throw stateChanged();
-    await tx.insert(bookingEvents).values({
-      ...eventRow(booking, actorId, move.event, move.from, move.to),
-      reason: move.needsReason ? (input.reason ?? null) : null,
-      details: move.needsReason ? (input.details ?? null) : null,
-    });
     const out = new Outbox();
     announce(out, booking, move.to, move.event);
     const notices = [noticeOf(move, booking, actorId, input)];
@@ -335,7 +346,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     if (move.action === 'cancel') {
       const refunded = await payments.refundOnCancel(tx, booking.id, {
         by: move.role,
-        pickedUp: changed[0]!.pickedUpAt !== null,
+        pickedUp: changed[0]!.picked_up_at !== null,
       });
       if (refunded) notices.push(...refunded.notices);
     }

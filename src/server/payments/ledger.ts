@@ -49,7 +49,7 @@ export class LedgerError extends Error {
  * row). A move uses the shard of its payment (or key); each shard is a row of the same kind, so totals are sums by
  * kind, and a guarded shard ('fees', 'guarantee_reserve') is guarded on its own.
  */
-export const LEDGER_SHARDS = 16;
+export const LEDGER_SHARDS = 64;
 const SHARDED = new Set<AccountRef>(['outside', 'fees', 'guarantee_reserve']);
 
 /** A stable shard for a posting (FNV-1a of its payment id, or its key). */
