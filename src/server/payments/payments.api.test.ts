@@ -148,7 +148,7 @@ describe('choosing a driver on a paid request', () => {
 
 describe('completing releases the money to the driver', () => {
   it.each(['complete', 'receive'] as const)(
-    '%s: the driver earns the compensation, RuralRoute the fee less the Delivery Guarantee reserve\'s quarter',
+    "%s: the driver earns the compensation, RuralRoute the fee less the Delivery Guarantee reserve's quarter",
     async (how) => {
       const s = await paidAndChosen();
       const [fees, reserve] = await balances(db(), ['fees', 'guarantee_reserve']);
