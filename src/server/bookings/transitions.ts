@@ -18,7 +18,7 @@ import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { notify, type NewNotification } from '../notifications';
-import type { Charged, PaymentFlow, PaymentSource } from '../payments';
+import { CHOICE_COLUMNS, type Charged, type PaymentFlow, type PaymentSource } from '../payments';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -207,17 +207,12 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
   async function load(userId: string, bookingId: string) {
     const [row] = await db
       .select({
-        id: bookings.id,
-        requestId: bookings.requestId,
-        driverId: bookings.driverId,
-        requesterId: bookings.requesterId,
+        // What choosing pays (payments/flow.ts), read here rather than in a query of its own.
+        ...CHOICE_COLUMNS,
         status: bookings.status,
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
         requestStatus: deliveryRequests.status,
-        // What choosing pays (payments/flow.ts), read here rather than in a query of its own.
-        compensationCents: deliveryRequests.compensationCents,
-        title: deliveryRequests.title,
       })
       .from(bookings)
       .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))

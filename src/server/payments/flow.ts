@@ -4,7 +4,7 @@ import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { payments } from '../db/schema';
+import { bookings, deliveryRequests, payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
 import type { NewNotification } from '../notifications';
 import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
@@ -139,6 +139,16 @@ export async function refundOnCancel(
   }
   return { paymentId: held.id, refundCents, driverKeepsCents, notices };
 }
+
+/** What chargeForChoice takes of a booking and its request, as columns to select (from bookings joined to requests). */
+export const CHOICE_COLUMNS = {
+  id: bookings.id,
+  requestId: bookings.requestId,
+  driverId: bookings.driverId,
+  requesterId: bookings.requesterId,
+  compensationCents: deliveryRequests.compensationCents,
+  title: deliveryRequests.title,
+};
 
 export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   /**

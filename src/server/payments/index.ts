@@ -4,6 +4,7 @@ export { accountKey, balances, LedgerError, ledgerTotal, post } from './ledger';
 export type { AccountRef, LedgerTransactionKind, Line, Posting } from './ledger';
 export {
   chargeKey,
+  CHOICE_COLUMNS,
   createPaymentFlow,
   PAYMENT_REFUND_JOB,
   PAYMENT_VOID_JOB,
