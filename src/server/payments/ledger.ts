@@ -66,11 +66,17 @@ export function accountKey(ref: AccountRef, shard?: number): string {
   return 'held' in ref ? `held:${ref.held}` : `driver:${ref.driver}`;
 }
 
-function accountRow(ref: AccountRef, key: string) {
-  if (typeof ref === 'string') return { key, kind: ref, allowNegative: ref === 'outside' };
+/** The columns of a new account's row besides its key: every one given, for the VALUES list of `post`. */
+function accountRow(ref: AccountRef): {
+  kind: string;
+  userId: string | null;
+  paymentId: string | null;
+  allowNegative: boolean;
+} {
+  if (typeof ref === 'string') return { kind: ref, userId: null, paymentId: null, allowNegative: ref === 'outside' };
   return 'held' in ref
-    ? { key, kind: 'held' as const, paymentId: ref.held }
-    : { key, kind: 'driver' as const, userId: ref.driver };
+    ? { kind: 'held', userId: null, paymentId: ref.held, allowNegative: false }
+    : { kind: 'driver', userId: ref.driver, paymentId: null, allowNegative: false };
 }
 
 /**
@@ -99,10 +105,8 @@ export async function post(tx: Db, posting: Posting): Promise<boolean> {
   // is not visible to this statement: the second statement below then adds its entry once that one has committed.
   const values = sql.join(
     lines.map(([key, l]) => {
-      const row = accountRow(l.ref, key);
-      return sql`(${key}, ${row.kind}, ${'userId' in row ? row.userId : null}::uuid, ${
-        'paymentId' in row ? row.paymentId : null
-      }::uuid, ${'allowNegative' in row ? row.allowNegative : false}::boolean, ${l.amount}::bigint)`;
+      const row = accountRow(l.ref);
+      return sql`(${key}, ${row.kind}, ${row.userId}::uuid, ${row.paymentId}::uuid, ${row.allowNegative}::boolean, ${l.amount}::bigint)`;
     }),
     sql`, `,
   );
