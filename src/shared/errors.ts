@@ -63,6 +63,12 @@ export const ERROR_CODES = [
   'route_needs_places',
   // 'Ask to carry something' on my own ride.
   'own_ride',
+  // Disputes (src/shared/disputes.ts, DISPUTE_ERRORS).
+  'dispute_not_allowed',
+  'dispute_open',
+  'dispute_on_hold',
+  'dispute_already_decided',
+  'dispute_response_not_allowed',
   'internal_error',
 ] as const;
 

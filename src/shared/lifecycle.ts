@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { disputeViewSchema } from './disputes';
 import { bookingPaymentSchema, paymentQuoteSchema } from './payments';
 import { ratingSummarySchema } from './rating';
 import { bookingStatusSchema, requestStatusSchema } from './statuses';
@@ -132,6 +133,10 @@ export const bookingDetailSchema = z.object({
   payment_quote: paymentQuoteSchema.nullable(),
   /** The payment, once one is held for this booking (docs/payments.md); null for an unpaid booking. */
   payment: bookingPaymentSchema.nullable(),
+  /** The booking's latest dispute ('Report a problem', issue 36), or null. */
+  dispute: disputeViewSchema.nullable(),
+  /** The viewer may report a problem now (a paid booking, from pickup until 48 hours after completion). */
+  can_report_problem: z.boolean(),
   /** Set when the booking was cancelled: who, and why. */
   cancellation: z
     .object({

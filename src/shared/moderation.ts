@@ -15,7 +15,19 @@ export const reportReasonSchema = z.enum(Object.keys(REPORT_REASONS) as [ReportR
 
 export const REPORT_DETAILS_MAX = 1000;
 export const REPORT_STATUSES = ['open', 'dismissed', 'actioned'] as const;
-export const MODERATION_ACTIONS = ['dismiss_report', 'suspend_account', 'lift_suspension'] as const;
+export const MODERATION_ACTIONS = [
+  'dismiss_report',
+  'suspend_account',
+  'lift_suspension',
+  // A dispute's decision (issue 36): held money released, refunded or split; a guarantee claim approved or declined.
+  'dispute_release',
+  'dispute_refund',
+  'dispute_split',
+  'claim_approve',
+  'claim_decline',
+  // A problem reported after completion that moves no money, answered with a note.
+  'dispute_close',
+] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 /** `POST /api/reports`: 201. `booking_id`, when given, must be a booking the reporter and the reported share. */

@@ -25,6 +25,8 @@ export const NOTIFICATION_TYPES = [
   'payment_released',
   'payment_refunded',
   'payout_sent',
+  'dispute_opened',
+  'dispute_resolved',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -66,6 +68,8 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   payment_released: 'Money for my delivery was released to me',
   payment_refunded: 'I was refunded',
   payout_sent: 'A payout was sent to my bank account',
+  dispute_opened: 'A problem was reported on my delivery',
+  dispute_resolved: 'RuralRoute decided on a reported problem',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -126,6 +130,9 @@ export const notificationDataSchema = z.object({
   card_brand: z.string().optional(),
   /** When the money moved (ISO). */
   at: z.string().optional(),
+  /** dispute_resolved: the decision as both people read it (disputes.ts decisionText), and the moderator's note. */
+  decision_text: z.string().optional(),
+  note: z.string().optional(),
   /** The embedded test provider moved it: no real money (the receipt says so). */
   test_mode: z.boolean().optional(),
 });
@@ -194,6 +201,14 @@ export function notificationText(type: NotificationType, d: NotificationData): s
       return d.last4
         ? `${money(d.amount_cents)} was paid out to your bank account ending in ${d.last4}.`
         : `${money(d.amount_cents)} was paid out to your bank account.`;
+    case 'dispute_opened':
+      return d.kind === 'claim'
+        ? `${who(d.actor_name)} claimed the Delivery Guarantee for ${t}.`
+        : d.kind === 'hold'
+          ? `${who(d.actor_name)} reported a problem with ${t}. The payment is on hold until RuralRoute decides.`
+          : `${who(d.actor_name)} reported a problem with ${t}.`;
+    case 'dispute_resolved':
+      return `RuralRoute decided on the problem reported for ${t}: ${d.decision_text ?? 'see the booking'}`;
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -243,6 +258,10 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return `Refund for ${t}`;
     case 'payout_sent':
       return `Payout of ${money(d.amount_cents)} sent`;
+    case 'dispute_opened':
+      return `Problem reported: ${t}`;
+    case 'dispute_resolved':
+      return `Decision on the problem with ${t}`;
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':

@@ -113,6 +113,8 @@ export const bookingPaymentSchema = z.object({
   /** When it was released or refunded. */
   settled_at: z.string().nullable(),
   test_mode: z.boolean(),
+  /** An open dispute holds the money (shown 'On hold'): nothing is released or refunded until it is decided. */
+  on_hold: z.boolean(),
   /** While held: what cancelling now, by the viewer, would refund the requester (the cancel dialog says it). */
   refund_if_cancelled_cents: z.number().int().nullable(),
 });

@@ -112,6 +112,8 @@ export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDet
     has_photo: false,
     payment_quote: null,
     payment: null,
+    dispute: null,
+    can_report_problem: false,
     cancellation: null,
     ...over,
   };
@@ -148,6 +150,7 @@ export function makeBookingPayment(over: Partial<BookingPayment> = {}): BookingP
     held_at: '2026-05-02T09:00:00.000Z',
     settled_at: null,
     test_mode: true,
+    on_hold: false,
     refund_if_cancelled_cents: 1375,
     ...over,
   };

@@ -133,6 +133,8 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       has_photo: row.hasPhoto,
       payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, checkout) : null,
       payment,
+      dispute: null,
+      can_report_problem: false,
       cancellation:
         cancelled?.actor && cancelled.reason
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }
@@ -160,6 +162,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       held_at: p.heldAt!.toISOString(),
       settled_at: p.settledAt?.toISOString() ?? null,
       test_mode: p.provider === 'test',
+      on_hold: false,
       refund_if_cancelled_cents:
         p.state === 'held' ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
     };

@@ -19,3 +19,4 @@ export * from './schema/secrets';
 export * from './schema/along-route';
 export * from './schema/list-versions';
 export * from './schema/payments';
+export * from './schema/disputes';

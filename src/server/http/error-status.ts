@@ -40,6 +40,13 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   payment_required: { status: 400 },
   payment_in_progress: { status: 409 },
   card_declined: { status: 402 },
+  // Disputes: outside the window or not a paid booking; one open already; the booking held by one; decided already;
+  // a response that is not the other person's one.
+  dispute_not_allowed: { status: 409 },
+  dispute_open: { status: 409 },
+  dispute_on_hold: { status: 409 },
+  dispute_already_decided: { status: 409 },
+  dispute_response_not_allowed: { status: 409 },
   // A webhook not signed with our secret: refused, never stored (Stripe shows the 400 on the endpoint's page).
   invalid_signature: { status: 400 },
   // The conversation is read-only now (30 days after the booking ended).

@@ -195,6 +195,11 @@ export const bookings = pgTable(
     driverReadAt: timestamp('driver_read_at', { withTimezone: true, precision: 3 }),
     requesterReadAt: timestamp('requester_read_at', { withTimezone: true, precision: 3 }),
     activityAt: timestamp('activity_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /**
+     * The open dispute holding this booking's money (issue 36, decision 032): while set, complete, receive and cancel
+     * find no row to move (their guarded updates require it empty), so a report and a completion have one winner.
+     */
+    onHoldDisputeId: uuid('on_hold_dispute_id'),
   },
   (t) => [
     // One live booking per driver and request: a second offer fails with 23505 -> 'already_accepted'. A driver
@@ -281,7 +286,7 @@ export const bookingEvents = pgTable(
   ],
 );
 
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   // node-postgres answers a Buffer, PGlite a Uint8Array.
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),

@@ -13,6 +13,7 @@ import {
 import { MODERATION_ACTIONS, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_STATUSES } from '../../../shared/moderation';
 import { lengthBetween, oneOf } from './checks';
 import { users } from './accounts';
+import { disputes } from './disputes';
 import { bookings } from './marketplace';
 import { reviews } from './reviews';
 
@@ -78,6 +79,8 @@ export const moderationActions = pgTable(
     action: text('action').notNull(),
     reportId: uuid('report_id').references(() => reports.id, { onDelete: 'set null' }),
     targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A dispute's decision (issue 36). */
+    disputeId: uuid('dispute_id').references((): AnyPgColumn => disputes.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [
