@@ -4,12 +4,12 @@ import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { REVIEW_REPLY_MAX, REVIEW_TEXT, replyInputSchema, type ReplyInput, type Review } from '@shared/reviews';
+import { CountedTextarea } from '@/components/form/counted-textarea';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 import { queryKeys } from '@/lib/query-keys';
 import { useReply } from '../api/reviews';
-import { CountedTextarea } from './counted-textarea';
 
 type ReplyOutput = z.output<typeof replyInputSchema>;
 

@@ -4,12 +4,12 @@ import { useId } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { REVIEW_COMMENT_MAX, REVIEW_TEXT, reviewInputSchema, type ReviewInput } from '@shared/reviews';
+import { CountedTextarea } from '@/components/form/counted-textarea';
 import { Button } from '@/components/ui/button';
 import { ApiError } from '@/lib/api-client';
 import { messageOf, toastFirstError } from '@/lib/form-errors';
 import { queryKeys } from '@/lib/query-keys';
 import { useSubmitReview } from '../api/reviews';
-import { CountedTextarea } from './counted-textarea';
 import { StarRatingInput } from './star-rating-input';
 
 type ReviewOutput = z.output<typeof reviewInputSchema>;
