@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatCents } from './money';
+import { ledgerTrailSchema } from './payments';
 
 /**
  * When a delivery goes wrong (issue 36, docs/payments.md "Disputes", decision 032): 'Report a problem' on a paid
@@ -195,15 +196,6 @@ export const disputeViewSchema = z.object({
 });
 export type DisputeView = z.infer<typeof disputeViewSchema>;
 
-/** One ledger move of the disputed payment (the moderator's trail). */
-export const ledgerTrailSchema = z.array(
-  z.object({
-    kind: z.string(),
-    at: z.string(),
-    entries: z.array(z.object({ account: z.string(), amount_cents: z.number().int() })),
-  }),
-);
-
 /** `GET /api/admin/disputes` (open, oldest first; `state=resolved`: newest first). */
 export const adminDisputeSchema = disputeViewSchema.extend({
   booking: z.object({
@@ -228,6 +220,7 @@ export const adminDisputeSchema = disputeViewSchema.extend({
   claim_cap_cents: z.number().int().nullable(),
   events: z.array(z.object({ type: z.string(), at: z.string(), actor_name: z.string().nullable() })),
   messages: z.array(z.object({ sender_name: z.string(), body: z.string(), at: z.string() })),
+  /** The payment's ledger trail, as the payments page shows it. */
   ledger: ledgerTrailSchema,
   decided_by: person.nullable(),
 });

@@ -35,6 +35,8 @@ export const bookingEventTypeSchema = z.enum([
   /** Declined because the requester chose another driver. */
   'other_chosen',
   'request_withdrawn',
+  /** Completed by a moderator's decision on a dispute (the money released, or split). */
+  'resolved',
 ]);
 export type BookingEventType = z.infer<typeof bookingEventTypeSchema>;
 
@@ -46,7 +48,11 @@ export const CANCEL_REASONS = {
   other: 'Other',
 } as const;
 /** Reasons nobody picks: the app cancels with them (a deleted account's confirmed bookings). */
-export const SYSTEM_CANCEL_REASONS = { account_deleted: 'Account deleted' } as const;
+export const SYSTEM_CANCEL_REASONS = {
+  account_deleted: 'Account deleted',
+  // A moderator refunded the requester on a dispute (issue 36).
+  resolved_by_ruralroute: 'Resolved by RuralRoute',
+} as const;
 /** Every reason a cancelled booking can show (the database's CHECK, the detail page, the notification). */
 export const ALL_CANCEL_REASONS = { ...CANCEL_REASONS, ...SYSTEM_CANCEL_REASONS } as const;
 /** What a person may choose in 'Cancel booking'. */

@@ -26,6 +26,8 @@ export function bookingEventText(event: BookingEvent): string {
       return 'Declined: another driver was chosen';
     case 'request_withdrawn':
       return `Request withdrawn${by(event)}`;
+    case 'resolved':
+      return 'Completed by RuralRoute’s decision';
   }
 }
 

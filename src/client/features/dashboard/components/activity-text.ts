@@ -32,6 +32,8 @@ function bookingEventText(event: BookingActivity): string {
         return `Other offers on ${title} were declined`;
       case 'request_withdrawn':
         return `You withdrew the request ${title}`;
+      case 'resolved':
+        return `RuralRoute decided on the problem with ${title}`;
     }
   }
   const other = event.actor_name ?? (driver ? 'The requester' : 'The driver');
@@ -56,6 +58,8 @@ function bookingEventText(event: BookingActivity): string {
       return driver ? `Another driver was chosen for ${title}` : `Other offers on ${title} were declined`;
     case 'request_withdrawn':
       return `${other} withdrew the request ${title}`;
+    case 'resolved':
+      return `RuralRoute decided on the problem with ${title}`;
   }
 }
 
