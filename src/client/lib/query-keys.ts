@@ -43,6 +43,8 @@ export const queryKeys = {
   blockedList: ['blocks', 'list'] as const,
   blockedIds: ['blocks', 'ids'] as const,
   adminReports: ['admin', 'reports'] as const,
+  /** The moderators' dispute queue, 'Open' and 'Resolved'. */
+  adminDisputes: ['admin', 'disputes'] as const,
   /** Profiles: a person's profile and their published reviews. */
   users: ['users'] as const,
   profile: (id: string) => ['users', id, 'profile'] as const,

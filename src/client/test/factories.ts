@@ -1,3 +1,4 @@
+import type { AdminDispute, DisputeView } from '@shared/disputes';
 import type { BookingDetail, RequestDetail } from '@shared/lifecycle';
 import type { Booking, DeliveryRequest, Ride } from '@shared/marketplace';
 import type { BookingPayment } from '@shared/payments';
@@ -152,6 +153,65 @@ export function makeBookingPayment(over: Partial<BookingPayment> = {}): BookingP
     test_mode: true,
     on_hold: false,
     refund_if_cancelled_cents: 1375,
+    ...over,
+  };
+}
+
+/** Ada Field's open report that the parcel arrived damaged, while the money was held; Sam Lee may respond. */
+export function makeDispute(over: Partial<DisputeView> = {}): DisputeView {
+  return {
+    id: uuid(),
+    kind: 'hold',
+    state: 'open',
+    reason: 'damaged',
+    details: 'The sack was torn.\nHalf the feed was lost.',
+    item_value_cents: null,
+    created_at: '2026-05-03T09:00:00.000Z',
+    reporter: { ...ADA, role: 'requester' },
+    photos: [],
+    response: null,
+    decision: null,
+    can_respond: true,
+    ...over,
+  };
+}
+
+/** The moderators' row of makeDispute's dispute on a $13.75 payment still held. */
+export function makeAdminDispute(over: Partial<AdminDispute> = {}): AdminDispute {
+  return {
+    ...makeDispute({ can_respond: false }),
+    booking: {
+      id: uuid(),
+      status: 'confirmed',
+      title: 'Feed sacks',
+      picked_up_at: '2026-05-02T12:00:00.000Z',
+      ended_at: null,
+    },
+    driver: { ...SAM, email: 'sam@example.com' },
+    requester: { ...ADA, email: 'ada@example.com' },
+    payment: { state: 'held', compensation_cents: 1250, fee_cents: 125, total_cents: 1375, refunded_cents: 0 },
+    claim_cap_cents: null,
+    events: [
+      { type: 'offered', at: '2026-05-01T10:00:00.000Z', actor_name: 'Sam Lee' },
+      { type: 'chosen', at: '2026-05-02T09:00:00.000Z', actor_name: 'Ada Field' },
+      { type: 'picked_up', at: '2026-05-02T12:00:00.000Z', actor_name: 'Sam Lee' },
+    ],
+    messages: [{ sender_name: 'Sam Lee', body: 'On my way.', at: '2026-05-02T11:00:00.000Z' }],
+    ledger: {
+      transactions: [
+        {
+          id: 't1',
+          kind: 'hold',
+          at: '2026-05-02T09:00:00.000Z',
+          key: 'hold:1',
+          entries: [
+            { account: 'outside', amount_cents: -1375 },
+            { account: 'held:1', amount_cents: 1375 },
+          ],
+        },
+      ],
+    },
+    decided_by: null,
     ...over,
   };
 }

@@ -39,6 +39,8 @@ interface StubCall {
   method: string;
   path: string;
   body: unknown;
+  /** A multipart body as sent (a field repeated, like `photos`, keeps every value: `form.getAll('photos')`). */
+  form?: FormData;
   headers: Headers;
   /** The request's abort signal: a test can see a stale request cancelled. */
   signal?: AbortSignal;
@@ -62,6 +64,7 @@ export function stubApi(routes: Record<string, (call: StubCall) => StubAnswer | 
       method,
       path: `${path}${url.search}`,
       body: bodyOf(init?.body),
+      form: init?.body instanceof FormData ? init.body : undefined,
       headers: new Headers(init?.headers),
       signal: init?.signal ?? undefined,
     };

@@ -4,6 +4,7 @@ import { formatLongDate } from '@shared/dates';
 import { ALL_CANCEL_REASONS, type BookingDetail, type BookingRole } from '@shared/lifecycle';
 import { idParamSchema } from '@shared/marketplace';
 import { formatCents, formatMoney } from '@shared/money';
+import { PAYMENT_ON_HOLD_LABEL } from '@shared/disputes';
 import { paymentStateLabel, TEST_MODE_NOTICE } from '@shared/payments';
 import { MY_BOOKINGS_AS_REQUESTER_PATH, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
@@ -13,6 +14,7 @@ import { PageHeader } from '@/components/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useFocusOnChange } from '@/hooks/use-focus-on-change';
 import { formatInstant } from '@/lib/format';
+import { DisputeSection, ReportProblemButton } from '@/features/disputes';
 import { PersonMenu } from '@/features/moderation';
 import { BookingReviewsSection } from '@/features/reviews';
 import { useBookingDetail } from '../api/booking-detail';
@@ -101,11 +103,15 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
   );
 }
 
-/** The booking's payment for both people: what the driver receives and where the money is (docs/payments.md). */
+/**
+ * The booking's payment for both people: what the driver receives and where the money is (docs/payments.md). Held
+ * money a reported problem holds reads 'On hold' (the dispute section says why).
+ */
 function Payment({ booking }: { booking: BookingDetail }) {
   const p = booking.payment;
   if (!p) return null;
   const when = p.settled_at ?? p.held_at;
+  const state = p.on_hold ? PAYMENT_ON_HOLD_LABEL : paymentStateLabel(p.state, formatCents(p.refunded_cents));
   return (
     <Card>
       <CardHeader>
@@ -123,10 +129,11 @@ function Payment({ booking }: { booking: BookingDetail }) {
           </p>
         ) : null}
         <p>
-          {paymentStateLabel(p.state, formatCents(p.refunded_cents))}:{' '}
-          <time dateTime={when}>{formatInstant(when)}</time>
+          {state}: <time dateTime={when}>{formatInstant(when)}</time>
         </p>
-        {p.state === 'held' ? (
+        {p.on_hold ? (
+          <p className="text-sm text-muted-foreground">Held by RuralRoute until a moderator decides.</p>
+        ) : p.state === 'held' ? (
           <p className="text-sm text-muted-foreground">Held by RuralRoute until the delivery is complete.</p>
         ) : null}
         {p.test_mode ? <p className="text-sm text-muted-foreground">{TEST_MODE_NOTICE}</p> : null}
@@ -143,6 +150,8 @@ function BookingDetailView({ booking, messages }: { booking: BookingDetail; mess
   const statusRef = useRef<HTMLParagraphElement>(null);
   // When my action ends the last one (a withdrawn offer), its section goes with the dialog: the status takes focus.
   useFocusOnChange(statusRef, booking.status);
+  // After a report or a response is sent, its button is gone: focus goes to 'Problem reported'.
+  const disputeRef = useRef<HTMLHeadingElement>(null);
   const { request } = booking;
   const back = booking.my_role === 'driver' ? PAGE_PATHS.myBookings : MY_BOOKINGS_AS_REQUESTER_PATH;
   return (
@@ -157,15 +166,21 @@ function BookingDetailView({ booking, messages }: { booking: BookingDetail; mess
           Status: <BookingStatusBadge status={booking.status} />
         </p>
       </div>
-      {booking.actions.length > 0 ? (
+      {booking.actions.length > 0 || booking.can_report_problem ? (
         <section aria-labelledby="actions-heading" className="space-y-3">
           <h2 id="actions-heading" className="sr-only">
             Actions
           </h2>
-          <BookingActions booking={booking} onDone={() => statusRef.current?.focus()} />
+          {booking.actions.length > 0 ? (
+            <BookingActions booking={booking} onDone={() => statusRef.current?.focus()} />
+          ) : null}
+          {booking.can_report_problem ? (
+            <ReportProblemButton booking={booking} onDone={() => (disputeRef.current ?? statusRef.current)?.focus()} />
+          ) : null}
         </section>
       ) : null}
       {booking.my_role === 'requester' && booking.delivery_code ? <DeliveryCode code={booking.delivery_code} /> : null}
+      <DisputeSection booking={booking} headingRef={disputeRef} />
       <Cancellation booking={booking} />
       <Payment booking={booking} />
       <BookingReviewsSection booking={booking} />
@@ -201,8 +216,8 @@ function LoadedBookingDetail({ id, messages }: { id: string; messages?: Slot }) 
 
 /**
  * '/dashboard/bookings/:id', the same page for the driver and the requester: the request, both people, the status,
- * what I may do now, the delivery code (requester), who cancelled and why, the reviews (once completed), the handoff
- * photo, the timeline.
+ * what I may do now ('Report a problem' among it), the delivery code (requester), the reported problem and its
+ * decision, who cancelled and why, the payment, the reviews (once completed), the handoff photo, the timeline.
  */
 export function BookingDetailPage({ id, messages }: { id: string; messages?: Slot }) {
   if (!idParamSchema.safeParse({ id }).success) return <DetailNotFound {...NOT_FOUND} />;

@@ -1,0 +1,85 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type * as React from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import {
+  DETAILS_REQUIRED_MESSAGE,
+  DETAILS_TOO_LONG_MESSAGE,
+  DISPUTE_DETAILS_LABEL,
+  DISPUTE_DETAILS_MAX,
+  disputeResponseSchema,
+} from '@shared/disputes';
+import { CountedTextarea } from '@/components/form/counted-textarea';
+import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
+import { ApiError } from '@/lib/api-client';
+import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { useRespondToDispute } from '../api/disputes';
+import { PhotosField, photosSchema } from './photos-field';
+
+const schema = disputeResponseSchema.extend({ photos: photosSchema });
+type ResponseFormInput = z.input<typeof schema>;
+const ORDER = ['details', 'photos'] as const;
+const EMPTY: ResponseFormInput = { details: '', photos: undefined };
+const DETAILS_HINT = `Required. Your side of what happened (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
+
+/** The server's field message, back under its field. */
+function fieldOf(err: unknown): (typeof ORDER)[number] | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  if (err.code === 'invalid_image') return 'photos';
+  if (err.code !== 'validation_error') return undefined;
+  if (err.message === DETAILS_REQUIRED_MESSAGE || err.message === DETAILS_TOO_LONG_MESSAGE) return 'details';
+  if (/photo|image/i.test(err.message)) return 'photos';
+  return undefined;
+}
+
+/**
+ * The form of the 'Response' dialog (loaded when it first opens): the other person's one answer to a reported
+ * problem, 'Details' and up to three 'Photos'. It stays open until the response is sent.
+ */
+export function DisputeResponseForm({ bookingId, onSent }: { bookingId: string; onSent: () => void }) {
+  const respond = useRespondToDispute(bookingId);
+  const form = useForm<ResponseFormInput, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
+  const details = useWatch({ control: form.control, name: 'details' }) ?? '';
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) =>
+    form.handleSubmit(
+      (values) =>
+        sendThenClose(
+          () => respond.mutateAsync(values),
+          onSent,
+          (err) => {
+            const field = fieldOf(err);
+            if (field && err instanceof ApiError)
+              form.setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
+          },
+        ),
+      (errors) => {
+        const first = toastFirstError(errors, ORDER);
+        if (first) form.setFocus(first);
+      },
+    )(event);
+
+  return (
+    <form noValidate className="space-y-4" onSubmit={submit}>
+      <CountedTextarea
+        id="dispute-response-details"
+        label={DISPUTE_DETAILS_LABEL}
+        hint={DETAILS_HINT}
+        error={messageOf(form.formState.errors, 'details')}
+        limit={DISPUTE_DETAILS_MAX}
+        length={details.length}
+        aria-required
+        {...form.register('details')}
+      />
+      <PhotosField
+        id="dispute-response-photos"
+        error={messageOf(form.formState.errors, 'photos')}
+        {...form.register('photos')}
+      />
+      <FormDialogFooter busy={respond.isPending} submitLabel="Send response" busyLabel="Sending..." />
+    </form>
+  );
+}
