@@ -9,6 +9,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatInstant } from '@/lib/format';
 import { useAdminPaymentList, useAdminPayments, useLedgerTrail, useReconcile } from '../api/payments';
+import { LedgerTable } from './ledger-table';
 import { TestModeNotice } from './test-mode-notice';
 
 const TOTALS: [keyof AdminPayments['totals'], string][] = [
@@ -65,39 +66,7 @@ function Trail({ paymentId }: { paymentId: string }) {
   if (trail.isPending) return <p role="status">Loading the ledger trail...</p>;
   if (!trail.data)
     return <QueryLoadError what="the ledger trail" error={trail.error} onRetry={() => void trail.refetch()} />;
-  return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">Ledger trail</caption>
-      <thead>
-        <tr className="border-b">
-          <th scope="col" className="py-1 pr-3">
-            When
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Move
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Account
-          </th>
-          <th scope="col" className="py-1 text-right">
-            Amount
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {trail.data.transactions.flatMap((t) =>
-          t.entries.map((e, i) => (
-            <tr key={`${t.id}-${e.account}`} className="border-b last:border-0">
-              <td className="py-1 pr-3">{i === 0 ? formatInstant(t.at) : ''}</td>
-              <td className="py-1 pr-3">{i === 0 ? t.kind : ''}</td>
-              <td className="break-all py-1 pr-3 font-mono">{e.account}</td>
-              <td className="py-1 text-right tabular-nums">{formatCents(e.amount_cents)}</td>
-            </tr>
-          )),
-        )}
-      </tbody>
-    </table>
-  );
+  return <LedgerTable trail={trail.data} />;
 }
 
 function PaymentRow({ p }: { p: AdminPaymentItem }) {
