@@ -4,9 +4,12 @@ import { bookingDetailPath, isKnownClientPath, PAGE_PATHS, profilePath, requestD
 const ID = '0b6f7e4c-2f7a-4d1e-9c51-3f1a2b3c4d5e';
 
 describe('isKnownClientPath', () => {
-  it.each(['/', '/pricing', '/dashboard', '/dashboard/bookings', '/dashboard/requests/'])('knows %s', (path) => {
-    expect(isKnownClientPath(path)).toBe(true);
-  });
+  it.each(['/', '/pricing', '/dashboard', '/dashboard/bookings', '/dashboard/requests/', '/dashboard/admin/disputes'])(
+    'knows %s',
+    (path) => {
+      expect(isKnownClientPath(path)).toBe(true);
+    },
+  );
 
   it.each([requestDetailPath(ID), bookingDetailPath(ID), profilePath(ID), `${bookingDetailPath(ID.toUpperCase())}/`])(
     'knows the detail page %s',

@@ -35,6 +35,7 @@ export const PAGE_PATHS = {
   /** Admins only; everyone else gets the 404 page. */
   adminReports: '/dashboard/admin/reports',
   adminPayments: '/dashboard/admin/payments',
+  adminDisputes: '/dashboard/admin/disputes',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
@@ -101,6 +102,7 @@ export const DASHBOARD_PATHS = [
   P.payments,
   P.adminReports,
   P.adminPayments,
+  P.adminDisputes,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */

@@ -90,6 +90,10 @@ export const routes: RouteObject[] = [
                 path: PAGE_PATHS.adminPayments,
                 Component: lazyPage(() => import('./routes/dashboard-admin-payments')),
               },
+              {
+                path: PAGE_PATHS.adminDisputes,
+                Component: lazyPage(() => import('./routes/dashboard-admin-disputes')),
+              },
               { path: PAGE_PATHS.profile, Component: lazyPage(() => import('./routes/dashboard-profile')) },
             ],
           },

@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   LogOut,
   Package,
+  Scale,
   Search,
   Settings,
   Truck,
@@ -55,6 +56,7 @@ const DASHBOARD_LINKS = [
 const ADMIN_LINKS = [
   { to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false },
   { to: PAGE_PATHS.adminPayments, label: 'All payments', icon: Landmark, end: false },
+  { to: PAGE_PATHS.adminDisputes, label: 'Disputes', icon: Scale, end: false },
 ] as const;
 /** At the bottom, above 'Sign Out'. */
 const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;

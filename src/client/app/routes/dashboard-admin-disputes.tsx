@@ -1,0 +1,10 @@
+import { useSession } from '@/features/auth/api/session';
+import { AdminDisputesPage } from '@/features/disputes';
+import { Component as NotFound } from './not-found';
+
+/** Admins only: anyone else gets the 404 page, as the API answers them 404 too. */
+export function Component() {
+  const user = useSession().data?.user;
+  if (!user?.is_admin) return <NotFound />;
+  return <AdminDisputesPage />;
+}
