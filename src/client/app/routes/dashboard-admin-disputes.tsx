@@ -1,5 +1,6 @@
 import { useSession } from '@/features/auth/api/session';
-import { AdminDisputesPage } from '@/features/disputes';
+// Its own module, not the feature's index: the booking page's chunk does not carry the moderators' page.
+import { AdminDisputesPage } from '@/features/disputes/components/admin-disputes-page';
 import { Component as NotFound } from './not-found';
 
 /** Admins only: anyone else gets the 404 page, as the API answers them 404 too. */
