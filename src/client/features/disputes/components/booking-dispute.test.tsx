@@ -64,22 +64,18 @@ describe("'Report a problem'", () => {
     expect(screen.queryByRole('button', { name: 'Report a problem' })).not.toBeInTheDocument();
   });
 
-  it(
-    'requires what happened and the details, each message under its field, and sends nothing',
-    { timeout: 30_000 },
-    async () => {
-      const booking = makeBookingDetail(PICKED_UP);
-      const { calls, user } = renderBooking(booking);
-      const dialog = await openReport(user);
-      await user.click(dialog.getByRole('button', { name: 'Report a problem' }));
-      await findToast('Validation Error', 'Choose what happened');
-      expect(dialog.getByLabelText('What happened')).toHaveAccessibleDescription('Choose what happened');
-      expect(dialog.getByLabelText('What happened')).toHaveAttribute('aria-invalid', 'true');
-      expect(dialog.getByLabelText('What happened')).toHaveFocus();
-      expect(dialog.getByLabelText('Details')).toHaveAccessibleDescription(DETAILS_REQUIRED_MESSAGE);
-      expect(posts(calls)).toHaveLength(0);
-    },
-  );
+  it('requires what happened and the details, each message under its field, and sends nothing', async () => {
+    const booking = makeBookingDetail(PICKED_UP);
+    const { calls, user } = renderBooking(booking);
+    const dialog = await openReport(user);
+    await user.click(dialog.getByRole('button', { name: 'Report a problem' }));
+    await findToast('Validation Error', 'Choose what happened');
+    expect(dialog.getByLabelText('What happened')).toHaveAccessibleDescription('Choose what happened');
+    expect(dialog.getByLabelText('What happened')).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByLabelText('What happened')).toHaveFocus();
+    expect(dialog.getByLabelText('Details')).toHaveAccessibleDescription(DETAILS_REQUIRED_MESSAGE);
+    expect(posts(calls)).toHaveLength(0);
+  });
 
   it('asks no item value before completion, nor of the driver, nor for a reason the guarantee does not cover', async () => {
     const { user } = renderBooking(makeBookingDetail(PICKED_UP));
