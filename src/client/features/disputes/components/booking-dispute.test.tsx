@@ -68,6 +68,8 @@ describe("'Report a problem'", () => {
     const booking = makeBookingDetail(PICKED_UP);
     const { calls, user } = renderBooking(booking);
     const dialog = await openReport(user);
+    // The form's code arrived after the dialog opened: its first field has the focus all the same.
+    await waitFor(() => expect(dialog.getByLabelText('What happened')).toHaveFocus());
     await user.click(dialog.getByRole('button', { name: 'Report a problem' }));
     await findToast('Validation Error', 'Choose what happened');
     expect(dialog.getByLabelText('What happened')).toHaveAccessibleDescription('Choose what happened');

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import type * as React from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
@@ -43,6 +44,9 @@ export function DisputeResponseForm({ bookingId, onSent }: { bookingId: string; 
     defaultValues: EMPTY,
   });
   const details = useWatch({ control: form.control, name: 'details' }) ?? '';
+
+  // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
+  useEffect(() => form.setFocus('details'), [form]);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import type * as React from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
@@ -119,6 +120,9 @@ export function ReportProblemForm({ booking, onSent }: { booking: BookingDetail;
   const errorOf = (name: (typeof ORDER)[number]) => messageOf(form.formState.errors, name);
 
   // Built per submit (an event), not during render: its callbacks use the `sent` ref.
+  // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
+  useEffect(() => form.setFocus('reason'), [form]);
+
   const submit = (event: React.FormEvent<HTMLFormElement>) =>
     form.handleSubmit(
       (values) =>
