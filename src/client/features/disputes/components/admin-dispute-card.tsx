@@ -1,5 +1,4 @@
 import type * as React from 'react';
-import { Link } from 'react-router';
 import {
   decisionText,
   DISPUTE_REASONS,
@@ -10,7 +9,6 @@ import {
 } from '@shared/disputes';
 import { formatCents } from '@shared/money';
 import { PAYMENT_STATES, paymentStateLabel, type PaymentState } from '@shared/payments';
-import { bookingDetailPath } from '@shared/routes';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LedgerTable } from '@/features/payments';
 import { capitalize, formatInstant } from '@/lib/format';
@@ -87,7 +85,7 @@ function Payment({ payment, onHold }: { payment: NonNullable<AdminDispute['payme
 }
 
 /**
- * One dispute in the moderators' queue, with everything needed to decide it: the booking (linked) and both people,
+ * One dispute in the moderators' queue, with everything needed to decide it: the booking and both people,
  * who reported what and when, the details and photos, the response, the payment, the booking's timeline, its
  * messages and the payment's ledger trail; then the decision form while it is open, or the decision once made.
  */
@@ -107,11 +105,8 @@ export function AdminDisputeCard({ dispute, onDecided }: { dispute: AdminDispute
       </CardHeader>
       <CardContent className="space-y-4">
         <dl className="grid gap-4 sm:grid-cols-2">
-          <Item term="Booking">
-            <Link to={bookingDetailPath(booking.id)} className="text-primary underline underline-offset-4">
-              {booking.title}
-            </Link>
-          </Item>
+          {/* Named, not linked: the booking page answers only its driver and requester (a moderator gets its 404). */}
+          <Item term="Booking">{booking.title}</Item>
           <Item term="Reported">
             <time dateTime={dispute.created_at}>{formatInstant(dispute.created_at)}</time>
           </Item>
