@@ -124,7 +124,7 @@ export function AdminDisputeCard({ dispute, onDecided }: { dispute: AdminDispute
             <Item term="Item value">{formatCents(dispute.item_value_cents)}</Item>
           ) : null}
           {dispute.claim_cap_cents !== null ? (
-            <Item term="Guarantee cap">{formatCents(dispute.claim_cap_cents)}</Item>
+            <Item term="Guarantee pays at most">{formatCents(dispute.claim_cap_cents)}</Item>
           ) : null}
         </dl>
         <div>
