@@ -78,7 +78,10 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         onHoldDisputeId: bookings.onHoldDisputeId,
         // 'Report a problem' stays open this long after completion (the database's clock, as the report checks it).
         inReportWindow: sql<boolean>`coalesce(${bookings.endedAt} > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false)`,
-        hasOpenDispute: sql<boolean>`exists (select 1 from ${disputes} where ${disputes.bookingId} = ${bookings.id} and ${disputes.state} = 'open')`,
+        // null: no dispute; false: only resolved ones; true: one is open (at most one is).
+        openDispute: sql<
+          boolean | null
+        >`(select bool_or(${disputes.state} = 'open') from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
         driverName: driverProfile.fullName,
         requesterName: requesterProfile.fullName,
         requestId: deliveryRequests.id,
@@ -116,13 +119,13 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
     const onHold = row.onHoldDisputeId !== null;
     const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null, onHold) : null;
     // Disputes exist only on paid bookings.
-    const dispute = payment ? await latestDispute(db, row.id, viewerId) : null;
+    const dispute = payment && row.openDispute !== null ? await latestDispute(db, row.id, viewerId) : null;
     const reportState = {
       status,
       pickedUp: row.pickedUpAt !== null,
       inWindow: row.inReportWindow,
       paymentState: payment?.state ?? null,
-      openDispute: row.hasOpenDispute,
+      openDispute: row.openDispute === true,
     };
     return {
       id: row.id,
