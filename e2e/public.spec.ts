@@ -198,8 +198,21 @@ test('each plan button opens sign-up on /auth', async ({ page }) => {
 test('the pricing plans list their contents from the spec', async ({ page }) => {
   await openPage(page, '/pricing');
   const plans = {
-    Free: ['Unlimited ride requests', 'Browse rides', 'Verified profiles', 'Basic messaging', 'Standard support'],
-    Plus: ['Priority listing', 'Advanced route planning', 'Delivery insurance', 'Premium support', 'No service fees'],
+    Free: [
+      'Unlimited ride requests',
+      'Browse rides',
+      'Verified profiles',
+      'Basic messaging',
+      'Standard support',
+      'Delivery Guarantee up to $50',
+    ],
+    Plus: [
+      'Priority listing',
+      'Advanced route planning',
+      'Delivery Guarantee up to $250',
+      'Premium support',
+      'No service fees',
+    ],
     Community: ['Everything in Plus', 'Rewards', 'Early access', 'Dedicated support', 'Ambassador badge'],
   };
   for (const [plan, items] of Object.entries(plans)) {

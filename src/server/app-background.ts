@@ -3,6 +3,7 @@ import type { AppContext, AppServices } from './app-services';
 import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { periodic } from './core/periodic';
 import { foldListVersions } from './db/list-versions';
+import { createClaimJobs, GUARANTEE_CLAIM_JOB, GUARANTEE_REFUND_JOB } from './disputes';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
 import { createNotificationSweep, NOTIFICATION_EMAIL_JOB, notificationMailHandler } from './notifications';
@@ -57,6 +58,10 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   // Refunds decided in a booking's transaction, and charges whose choice failed, sent through the provider.
   jobs.register(PAYMENT_REFUND_JOB, services.payments.refundJob);
   jobs.register(PAYMENT_VOID_JOB, services.payments.voidJob);
+  // Delivery Guarantee claims waiting for the reserve, and the card part of paid ones (issue 36).
+  const claims = createClaimJobs(db, services.payments.provider);
+  jobs.register(GUARANTEE_CLAIM_JOB, claims.claimJob);
+  jobs.register(GUARANTEE_REFUND_JOB, claims.refundJob);
   jobs.register(PAYOUT_RUN_JOB, services.payouts.runJob);
   jobs.register(PAYOUT_SEND_JOB, services.payouts.sendJob);
   jobs.register(RECONCILE_JOB, services.reconciliation.job);

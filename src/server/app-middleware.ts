@@ -3,10 +3,12 @@ import { HTTPException } from 'hono/http-exception';
 import { logger } from 'hono/logger';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
+import { DISPUTE_PHOTOS_MAX } from '../shared/disputes';
 import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
 import type { AppServices } from './app-services';
 import { PHOTO_UPLOAD_PATH } from './bookings/routes';
 import { DomainError } from './core/domain-error';
+import { DISPUTE_UPLOAD_PATH } from './disputes';
 import { isBadDataError, sqlState } from './db/errors';
 import type { Env } from './env';
 import { EVENTS_PATH } from './events/routes';
@@ -100,12 +102,15 @@ export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServic
   // The one upload (a handoff photo on 'Complete delivery'): the photo's 10 MB plus room for the multipart framing
   // and the code. A file between 10 MB and this is still refused, by the route (400 invalid_image).
   const uploadLimit = limitBody({ maxBytes: PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
+  // A dispute's report or response: up to DISPUTE_PHOTOS_MAX photos of 10 MB each, plus the fields.
+  const disputeLimit = limitBody({ maxBytes: DISPUTE_PHOTOS_MAX * PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
   const webhookLimit = limitBody({ maxBytes: WEBHOOK_BODY_MAX_BYTES, ...drain });
   // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
   // every call; GET and HEAD carry no body, so they skip it.
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (isWebhook(c.req.path)) return webhookLimit(c, next);
+    if (c.req.method === 'POST' && DISPUTE_UPLOAD_PATH.test(c.req.path)) return disputeLimit(c, next);
     return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
   });
   // The unsubscribe links of e-mails are exempt: a mail program's one-click POST (RFC 8058) comes from the mail

@@ -23,6 +23,7 @@ import { createTransitions } from './bookings/transitions';
 import { contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
 import { DomainError } from './core/domain-error';
+import { adminDisputeRoutes, bookingDisputeRoutes, createDisputeService, disputePhotoRoutes } from './disputes';
 import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import { eventRoutes } from './events/routes';
@@ -60,6 +61,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     auth,
     mailsPerAddress: { counter: attempts, limit: perAccount },
   });
+  const bookingReader = createBookingReader(db, s.checkout);
+  const disputes = createDisputeService(db, { payments: s.payments, reader: s.paymentReader });
   const paymentDeps = {
     reader: s.paymentReader,
     payouts: s.payouts,
@@ -145,7 +148,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       '/bookings',
       bookingRoutes({
         service: createBookingService(db),
-        reader: createBookingReader(db, s.checkout),
+        reader: bookingReader,
         transitions: createTransitions(db, attempts, s.payments),
         throttle,
       }),
@@ -163,6 +166,10 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       }),
     ],
     ['/bookings', bookingReviewRoutes({ service: reviews, throttle })],
+    // 'Report a problem' and its response (issue 36); the dispute photos; the moderators' queue and decisions.
+    ['/bookings', bookingDisputeRoutes(disputes, bookingReader, throttle)],
+    ['/disputes', disputePhotoRoutes(disputes)],
+    ['/admin', adminDisputeRoutes(disputes, throttle)],
     ['/messages', messageRoutes(messages)],
     ['/reviews', reviewRoutes({ service: reviews, throttle })],
     ['/dashboard', dashboardRoutes(createDashboardService(db))],

@@ -34,6 +34,8 @@ export const liveEventSchemas = {
     status: bookingStatusSchema,
     event_type: bookingEventTypeSchema,
   }),
+  /** A problem was reported, answered or decided on a booking I take part in (issue 36): its page reloads. */
+  'dispute.changed': z.object({ booking_id: z.string().uuid() }),
   /**
    * A review on a booking I take part in changed: the other person reviewed me (content still hidden), both
    * reviews were published, or a reply was posted. The booking's review part and the profiles reload.

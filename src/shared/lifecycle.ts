@@ -146,7 +146,8 @@ export const bookingDetailSchema = z.object({
   /** Set when the booking was cancelled: who, and why. */
   cancellation: z
     .object({
-      by: person.extend({ role: bookingRoleSchema }),
+      /** Null when RuralRoute cancelled it (a moderator refunded the requester on a dispute). */
+      by: person.extend({ role: bookingRoleSchema }).nullable(),
       reason: cancelReasonSchema,
       details: z.string().nullable(),
     })

@@ -68,6 +68,21 @@ export function cancellationSplit(
 }
 
 /**
+ * A moderator's 'Split' of held money (issue 36, decision 032): `refundCents` goes back to the requester, the rest to
+ * the driver up to the compensation, and anything beyond it is the service fee RuralRoute keeps. The three add up to
+ * the total paid.
+ */
+export function disputeSplit(
+  compensationCents: number,
+  feeCents: number,
+  refundCents: number,
+): { refundCents: number; driverKeepsCents: number; feeKeptCents: number } {
+  const rest = compensationCents + feeCents - refundCents;
+  const driverKeepsCents = Math.min(rest, compensationCents);
+  return { refundCents, driverKeepsCents, feeKeptCents: rest - driverKeepsCents };
+}
+
+/**
  * What choosing a driver for this compensation costs the requester, and how the pay dialog takes the card (the
  * provider that runs): null when there is nothing to pay.
  */

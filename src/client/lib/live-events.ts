@@ -52,6 +52,9 @@ function handlers(client: QueryClient, userId: string, reopened: () => boolean, 
       invalidate(queryKeys.conversation(booking_id));
       invalidate(queryKeys.conversations);
     },
+    'dispute.changed': ({ booking_id }: LiveEventData<'dispute.changed'>) => {
+      invalidate(queryKeys.bookingDetail(booking_id));
+    },
     'review.changed': ({ booking_id, published }: LiveEventData<'review.changed'>) => {
       invalidate(queryKeys.bookingReviews(booking_id));
       // Published reviews change profiles and the ratings on every card.

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import type { Outbox } from '../events';
@@ -73,7 +73,8 @@ export async function endBookingsOfLeavingUser(tx: Db, userId: string, out: Outb
   const cancelled = await tx
     .update(bookings)
     .set({ status: CANCEL.to, deliveryCode: null, endedAt: sql`clock_timestamp()` })
-    .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`))
+    // A booking an open dispute holds stays as it is: its money waits for the moderator's decision (issue 36).
+    .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`, isNull(bookings.onHoldDisputeId)))
     .returning({ ...parties, pickedUpAt: bookings.pickedUpAt });
   // Paid bookings are refunded as if the leaving person had cancelled them (docs/payments.md).
   for (const b of cancelled) {

@@ -6,6 +6,7 @@ import type {
   BookingRole,
   AnyCancelReason,
 } from '../../shared/lifecycle';
+import { DISPUTE_WINDOW_HOURS } from '../../shared/disputes';
 import { cancellationSplit, centsToDecimal, quoteFor } from '../../shared/money';
 import {
   PAYMENT_STATES,
@@ -17,7 +18,8 @@ import {
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { bookingEvents, bookingPhotos, bookings, deliveryRequests, payments, profiles } from '../db/schema';
+import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
+import { latestDispute, mayReport } from '../disputes';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND } from './transitions';
 
@@ -73,6 +75,13 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         requesterId: bookings.requesterId,
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
+        onHoldDisputeId: bookings.onHoldDisputeId,
+        // 'Report a problem' stays open this long after completion (the database's clock, as the report checks it).
+        inReportWindow: sql<boolean>`coalesce(${bookings.endedAt} > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false)`,
+        // null: no dispute; false: only resolved ones; true: one is open (at most one is).
+        openDispute: sql<
+          boolean | null
+        >`(select bool_or(${disputes.state} = 'open') from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
         driverName: driverProfile.fullName,
         requesterName: requesterProfile.fullName,
         requestId: deliveryRequests.id,
@@ -107,7 +116,17 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       details: e.details,
     }));
     const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;
-    const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null) : null;
+    const onHold = row.onHoldDisputeId !== null;
+    const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null, onHold) : null;
+    // Disputes exist only on paid bookings.
+    const dispute = payment && row.openDispute !== null ? await latestDispute(db, row.id, viewerId) : null;
+    const reportState = {
+      status,
+      pickedUp: row.pickedUpAt !== null,
+      inWindow: row.inReportWindow,
+      paymentState: payment?.state ?? null,
+      openDispute: row.openDispute === true,
+    };
     return {
       id: row.id,
       status,
@@ -126,24 +145,29 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       driver: { id: row.driverId, full_name: row.driverName },
       requester: { id: row.requesterId, full_name: row.requesterName },
       events,
-      actions: actionsFor(myRole, { status, requestStatus, pickedUpAt: row.pickedUpAt }),
+      actions: actionsFor(myRole, { status, requestStatus, pickedUpAt: row.pickedUpAt, onHold }),
       picked_up_at: row.pickedUpAt?.toISOString() ?? null,
       // The handoff code is the requester's to give: the driver's browser never receives it.
       delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
       has_photo: row.hasPhoto,
       payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, checkout) : null,
       payment,
-      dispute: null,
-      can_report_problem: false,
+      dispute,
+      can_report_problem: mayReport(reportState, myRole),
       cancellation:
-        cancelled?.actor && cancelled.reason
+        cancelled?.reason && (cancelled.actor || cancelled.reason === 'resolved_by_ruralroute')
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }
           : null,
     };
   }
 
   /** The booking's payment as `role` sees it: the driver sees what they receive, the requester what they paid. */
-  async function paymentOf(bookingId: string, role: BookingRole, pickedUp: boolean): Promise<BookingPayment | null> {
+  async function paymentOf(
+    bookingId: string,
+    role: BookingRole,
+    pickedUp: boolean,
+    onHold: boolean,
+  ): Promise<BookingPayment | null> {
     const [p] = await db
       .select()
       .from(payments)
@@ -162,9 +186,9 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       held_at: p.heldAt!.toISOString(),
       settled_at: p.settledAt?.toISOString() ?? null,
       test_mode: p.provider === 'test',
-      on_hold: false,
+      on_hold: onHold && p.state === 'held',
       refund_if_cancelled_cents:
-        p.state === 'held' ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
+        p.state === 'held' && !onHold ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
     };
   }
 

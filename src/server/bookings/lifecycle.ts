@@ -100,6 +100,8 @@ export interface BookingState {
   status: BookingStatus;
   requestStatus: RequestStatus;
   pickedUpAt: Date | null;
+  /** An open dispute holds the booking's money (issue 36): no move out of 'confirmed' until it is decided. */
+  onHold: boolean;
 }
 
 /** The move `role` may make with `action` from this state, if any. */
@@ -111,6 +113,7 @@ function allows(move: Move, state: BookingState): boolean {
   if (move.from !== state.status) return false;
   if (move.request && move.request.from !== state.requestStatus) return false;
   if (move.once === 'picked_up' && state.pickedUpAt !== null) return false;
+  if (state.onHold && move.from === 'confirmed') return false;
   return true;
 }
 

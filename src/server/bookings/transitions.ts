@@ -10,6 +10,7 @@ import {
   type CancelReason,
 } from '../../shared/lifecycle';
 import type { BookingStatus, RequestStatus } from '../../shared/statuses';
+import { DISPUTE_ERRORS } from '../../shared/disputes';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -28,6 +29,14 @@ const FINAL_STATUSES: ReadonlySet<BookingStatus> = new Set(['completed', 'declin
 
 export const stateChanged = () =>
   new DomainError('booking_state_changed', LIFECYCLE_ERRORS.booking_state_changed.message);
+/** An open dispute holds the booking (issue 36): it can be neither completed nor cancelled until decided. */
+export const onHold = () => new DomainError('dispute_on_hold', DISPUTE_ERRORS.dispute_on_hold.message);
+
+/** Whether an open dispute holds the booking now (why a guarded move out of 'confirmed' found no row). */
+async function heldByDispute(tx: Db, bookingId: string): Promise<boolean> {
+  const [row] = await tx.select({ held: bookings.onHoldDisputeId }).from(bookings).where(eq(bookings.id, bookingId));
+  return !!row?.held;
+}
 
 /** What an action carries besides the booking: cancel's reason, complete's code and photo. */
 export interface ActionInput {
@@ -212,6 +221,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         status: bookings.status,
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
+        onHoldDisputeId: bookings.onHoldDisputeId,
         requestStatus: deliveryRequests.status,
       })
       .from(bookings)
@@ -228,6 +238,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       role,
       status: row.status as BookingStatus,
       requestStatus: row.requestStatus as RequestStatus,
+      onHold: row.onHoldDisputeId !== null,
     };
   }
 
@@ -256,7 +267,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
   async function perform(userId: string, bookingId: string, action: BookingAction, input: ActionInput = {}) {
     const booking = await load(userId, bookingId);
     const move = findMove(action, booking.role, booking);
-    if (!move) throw stateChanged();
+    if (!move) throw booking.onHold && booking.status === 'confirmed' ? onHold() : stateChanged();
     const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
     // Choosing a driver on a paid request charges the card first, outside the transaction (a provider's call must
     // not hold row locks); the transaction then holds the money with the confirmation, or the charge is voided.
@@ -306,6 +317,8 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
           eq(bookings.id, booking.id),
           eq(bookings.status, move.from),
           move.once === 'picked_up' ? isNull(bookings.pickedUpAt) : undefined,
+          // A dispute reported meanwhile holds the booking: this row lock decides which of the two came first.
+          move.from === 'confirmed' ? isNull(bookings.onHoldDisputeId) : undefined,
         ),
       )
       // picked_up_at as committed when this row was locked: a pickup that landed after `load` read the booking
@@ -325,7 +338,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         )
         select id, picked_up_at from changed`),
     );
-    if (!changed.length) throw stateChanged();
+    if (!changed.length) throw (await heldByDispute(tx, booking.id)) ? onHold() : stateChanged();
     const out = new Outbox();
     announce(out, booking, move.to, move.event);
     const notices = [noticeOf(move, booking, actorId, input)];

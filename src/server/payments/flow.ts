@@ -59,15 +59,36 @@ const paymentMove = (
   lines: Line[],
 ): Posting => ({ kind, key: `payment:${paymentId}:${move}`, paymentId, bookingId, lines });
 
+/** How held money is divided when it is not simply released: to the card, to the driver, and fee kept. */
+export interface HeldSplit {
+  refundCents: number;
+  driverKeepsCents: number;
+  /** Service fee RuralRoute keeps (a dispute's split beyond the compensation); split with the guarantee's reserve. */
+  feeKeptCents: number;
+}
+
 /**
  * Inside a cancellation's transaction (cancel, or an account deletion ending its bookings): the cancellation policy
  * decides the refund (and what the driver keeps); the provider's refund is a job enqueued in the same transaction.
  * Needs no provider: the money moves in the ledger here, at the provider later. Null for an unpaid booking.
  */
-export async function refundOnCancel(
+export function refundOnCancel(tx: Db, bookingId: string, c: CancellationCase) {
+  return refundHeld(tx, bookingId, (compensation, fee) => ({
+    ...cancellationSplit(compensation, fee, c),
+    feeKeptCents: 0,
+  }));
+}
+
+/**
+ * Inside the caller's transaction: the booking's held money is refunded in whole or in part, as `divide` says (a
+ * cancellation's policy, a moderator's decision); what the driver keeps is theirs to be paid out, any fee kept is
+ * RuralRoute's (with the reserve's share). The provider's refund is a job enqueued here too. Null when nothing is
+ * held.
+ */
+export async function refundHeld(
   tx: Db,
   bookingId: string,
-  c: CancellationCase,
+  divide: (compensationCents: number, feeCents: number) => HeldSplit,
 ): Promise<{ paymentId: string; refundCents: number; driverKeepsCents: number; notices: NewNotification[] } | null> {
   const [held] = await tx
     .select({
@@ -85,33 +106,41 @@ export async function refundOnCancel(
   if (!held) return null;
   const compensation = Number(held.compensationCents);
   const fee = Number(held.feeCents);
-  const { refundCents, driverKeepsCents } = cancellationSplit(compensation, fee, c);
+  const { refundCents, driverKeepsCents, feeKeptCents } = divide(compensation, fee);
+  if (refundCents + driverKeepsCents + feeKeptCents !== compensation + fee)
+    throw new Error(`a division of payment ${held.id} does not add up to what was paid`);
+  const partly = driverKeepsCents + feeKeptCents > 0;
   const [p] = await tx
     .update(payments)
     .set({
-      state: driverKeepsCents ? 'partly_refunded' : 'refunded',
+      state: partly ? 'partly_refunded' : 'refunded',
       refundedCents: refundCents,
       settledAt: sql`clock_timestamp()`,
     })
     .where(and(eq(payments.id, held.id), eq(payments.state, 'held')))
     .returning({ driverId: payments.driverId });
+  const { feesCents, reserveCents } = splitFeeCents(feeKeptCents);
   await post(
     tx,
-    paymentMove(driverKeepsCents ? 'partial_refund' : 'refund', held.id, bookingId, 'refund', [
+    paymentMove(partly ? 'partial_refund' : 'refund', held.id, bookingId, 'refund', [
       { account: { held: held.id }, amount: -(compensation + fee) },
       { account: 'refunds_pending', amount: refundCents },
-      ...(driverKeepsCents ? [{ account: { driver: p!.driverId }, amount: driverKeepsCents }] : []),
+      { account: { driver: p!.driverId }, amount: driverKeepsCents },
+      { account: 'fees', amount: feesCents },
+      { account: 'guarantee_reserve', amount: reserveCents },
     ]),
   );
-  await enqueue(tx, {
-    kind: PAYMENT_REFUND_JOB,
-    payload: { paymentId: held.id },
-    dedupeKey: `payment:${held.id}:refund`,
-  });
+  if (refundCents > 0)
+    await enqueue(tx, {
+      kind: PAYMENT_REFUND_JOB,
+      payload: { paymentId: held.id },
+      dedupeKey: `payment:${held.id}:refund`,
+    });
   const at = new Date().toISOString();
   const testMode = held.provider === 'test';
-  const notices: NewNotification[] = [
-    {
+  const notices: NewNotification[] = [];
+  if (refundCents > 0)
+    notices.push({
       userId: held.requesterId,
       type: 'payment_refunded',
       bookingId,
@@ -125,8 +154,7 @@ export async function refundOnCancel(
         at,
         test_mode: testMode,
       },
-    },
-  ];
+    });
   // What the driver keeps for a trip made is theirs to be paid out.
   if (driverKeepsCents) {
     notices.push({

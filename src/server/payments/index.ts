@@ -8,6 +8,7 @@ export {
   createPaymentFlow,
   PAYMENT_REFUND_JOB,
   PAYMENT_VOID_JOB,
+  refundHeld,
   refundOnCancel,
   type Charged,
   type PaymentFlow,

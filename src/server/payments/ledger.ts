@@ -20,7 +20,11 @@ export type AccountRef =
   | 'refunds_pending'
   | 'payouts_pending'
   | { held: string /* payment id */ }
-  | { driver: string /* user id */ };
+  | { driver: string /* user id */ }
+  /** RuralRoute credit (an approved guarantee claim beyond what was paid), spent before the card. */
+  | { credit: string /* user id */ }
+  /** One shard of the guarantee's reserve by number: a claim takes from the shards it locked, in id order. */
+  | { reserveShard: number };
 
 export interface Line {
   account: AccountRef;
@@ -63,7 +67,10 @@ export function shardOf(posting: Pick<Posting, 'paymentId' | 'key'>): number {
 /** The account's key; a sharded one's with its shard ('outside:3'), or its logical key without one. */
 export function accountKey(ref: AccountRef, shard?: number): string {
   if (typeof ref === 'string') return shard !== undefined && SHARDED.has(ref) ? `${ref}:${shard}` : ref;
-  return 'held' in ref ? `held:${ref.held}` : `driver:${ref.driver}`;
+  if ('held' in ref) return `held:${ref.held}`;
+  if ('driver' in ref) return `driver:${ref.driver}`;
+  if ('credit' in ref) return `credit:${ref.credit}`;
+  return `guarantee_reserve:${ref.reserveShard}`;
 }
 
 /** The columns of a new account's row besides its key: every one given, for the VALUES list of `post`. */
@@ -74,9 +81,10 @@ function accountRow(ref: AccountRef): {
   allowNegative: boolean;
 } {
   if (typeof ref === 'string') return { kind: ref, userId: null, paymentId: null, allowNegative: ref === 'outside' };
-  return 'held' in ref
-    ? { kind: 'held', userId: null, paymentId: ref.held, allowNegative: false }
-    : { kind: 'driver', userId: ref.driver, paymentId: null, allowNegative: false };
+  if ('held' in ref) return { kind: 'held', userId: null, paymentId: ref.held, allowNegative: false };
+  if ('driver' in ref) return { kind: 'driver', userId: ref.driver, paymentId: null, allowNegative: false };
+  if ('credit' in ref) return { kind: 'credit', userId: ref.credit, paymentId: null, allowNegative: false };
+  return { kind: 'guarantee_reserve', userId: null, paymentId: null, allowNegative: false };
 }
 
 /**

@@ -59,7 +59,9 @@ export function createReconciliation(db: Db, provider: PaymentsProvider, flow: P
         group by t.payment_id`),
     );
     const sentBy = new Map(sent.map((r) => [r.payment_id, Number(r.amount)]));
-    const waiting = await pendingJobs(ours.flatMap((p) => [`payment:${p.id}:refund`, `payment:${p.id}:void`]));
+    const waiting = await pendingJobs(
+      ours.flatMap((p) => [`payment:${p.id}:refund`, `payment:${p.id}:void`, `payment:${p.id}:claim_refund`]),
+    );
     const byPayment = new Map<string, ProviderChargeRecord>();
     for (const c of charges) if (c.paymentId) byPayment.set(c.paymentId, c);
     const known = new Set(ours.map((p) => p.id));
@@ -92,7 +94,8 @@ export function createReconciliation(db: Db, provider: PaymentsProvider, flow: P
           if (charge.amountCents !== total)
             diff('amount_mismatch', total, charge.amountCents, 'The charge and the payment differ.');
           const refundedHere = sentBy.get(p.id) ?? 0;
-          if (!waiting.has(`payment:${p.id}:refund`) && charge.refundedCents !== refundedHere)
+          const refundWaits = waiting.has(`payment:${p.id}:refund`) || waiting.has(`payment:${p.id}:claim_refund`);
+          if (!refundWaits && charge.refundedCents !== refundedHere)
             diff('refund_mismatch', refundedHere, charge.refundedCents, 'What was refunded differs.');
         }
       }

@@ -58,8 +58,19 @@ export function Component() {
             the trip made, and the rest and the service fee are refunded. Refunds go back to the card that paid.
           </p>
           <p>
-            If a delivery goes wrong and you cannot resolve it together, contact us and we will help settle the dispute
-            fairly.
+            If a delivery goes wrong and you cannot resolve it together, either person can use &lsquo;Report a
+            problem&rsquo; on the booking, from pickup until 48 hours after the delivery. While the money is still held,
+            the report puts it on hold: the booking can be neither completed nor cancelled until a RuralRoute moderator
+            has heard both sides and decided to release the money to the driver, refund the requester, or split it. The
+            decision and its reasons are shown to both people and are final on RuralRoute.
+          </p>
+          <p>
+            The Delivery Guarantee: if a completed delivery arrived damaged or did not arrive, the requester may claim
+            within 48 hours of completion, stating the item&apos;s value. RuralRoute pays an approved claim up to $50
+            per delivery ($250 for Plus and Community members), from a reserve funded by a quarter of every service fee:
+            first as a refund of what was paid for that delivery, and any remainder as RuralRoute credit, which pays for
+            later deliveries before the card. A claim the reserve cannot pay at once waits until it can and is never
+            paid in part. The guarantee is not insurance, and it does not take back what the driver was paid.
           </p>
         </PolicySection>
         <PolicySection title="Respect and safety">

@@ -58,6 +58,8 @@ ALTER TABLE "booking_events" DROP CONSTRAINT "booking_events_type_check";--> sta
 ALTER TABLE "booking_events" DROP CONSTRAINT "booking_events_reason_check";--> statement-breakpoint
 ALTER TABLE "moderation_actions" DROP CONSTRAINT "moderation_actions_action_check";--> statement-breakpoint
 ALTER TABLE "notifications" DROP CONSTRAINT "notifications_type_check";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_kind_check";--> statement-breakpoint
+ALTER TABLE "ledger_transactions" DROP CONSTRAINT "ledger_transactions_kind_check";--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "on_hold_dispute_id" uuid;--> statement-breakpoint
 ALTER TABLE "moderation_actions" ADD COLUMN "dispute_id" uuid;--> statement-breakpoint
 ALTER TABLE "dispute_photos" ADD CONSTRAINT "dispute_photos_dispute_id_disputes_id_fk" FOREIGN KEY ("dispute_id") REFERENCES "public"."disputes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -75,4 +77,6 @@ ALTER TABLE "moderation_actions" ADD CONSTRAINT "moderation_actions_dispute_id_d
 ALTER TABLE "booking_events" ADD CONSTRAINT "booking_events_type_check" CHECK ("booking_events"."type" in ('offered', 'chosen', 'declined', 'withdrawn', 'cancelled', 'picked_up', 'completed', 'received', 'other_chosen', 'request_withdrawn', 'resolved'));--> statement-breakpoint
 ALTER TABLE "booking_events" ADD CONSTRAINT "booking_events_reason_check" CHECK ("booking_events"."reason" in ('plans_changed', 'too_late', 'item_not_ready', 'other', 'account_deleted', 'resolved_by_ruralroute'));--> statement-breakpoint
 ALTER TABLE "moderation_actions" ADD CONSTRAINT "moderation_actions_action_check" CHECK ("moderation_actions"."action" in ('dismiss_report', 'suspend_account', 'lift_suspension', 'dispute_release', 'dispute_refund', 'dispute_split', 'claim_approve', 'claim_decline', 'dispute_close'));--> statement-breakpoint
-ALTER TABLE "notifications" ADD CONSTRAINT "notifications_type_check" CHECK ("notifications"."type" in ('offer_received', 'offer_chosen', 'offer_declined', 'booking_cancelled', 'picked_up', 'delivery_completed', 'message', 'review_published', 'ride_ask', 'search_match', 'payment_held', 'payment_released', 'payment_refunded', 'payout_sent', 'dispute_opened', 'dispute_resolved', 'password_changed', 'email_changed', 'new_sign_in', 'two_factor_enabled', 'two_factor_disabled'));
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_type_check" CHECK ("notifications"."type" in ('offer_received', 'offer_chosen', 'offer_declined', 'booking_cancelled', 'picked_up', 'delivery_completed', 'message', 'review_published', 'ride_ask', 'search_match', 'payment_held', 'payment_released', 'payment_refunded', 'payout_sent', 'dispute_opened', 'dispute_resolved', 'password_changed', 'email_changed', 'new_sign_in', 'two_factor_enabled', 'two_factor_disabled'));--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_kind_check" CHECK ("ledger_accounts"."kind" in ('outside', 'held', 'driver', 'fees', 'guarantee_reserve', 'credit', 'refunds_pending', 'payouts_pending'));--> statement-breakpoint
+ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_kind_check" CHECK ("ledger_transactions"."kind" in ('hold', 'release', 'refund', 'partial_refund', 'refund_sent', 'payout', 'payout_sent', 'guarantee_claim'));

@@ -17,6 +17,8 @@ export const LEDGER_ACCOUNT_KINDS = [
   'fees',
   // The Delivery Guarantee's reserve (issue 36): a share of every service fee, paying approved claims. Never negative.
   'guarantee_reserve',
+  // RuralRoute credit of one person (an approved guarantee claim beyond what they paid): pays before the card.
+  'credit',
   // Refunds decided and owed to a card, until the provider has sent them.
   'refunds_pending',
   // Payouts decided and owed to a driver's bank account, until the provider has sent them.
@@ -31,6 +33,8 @@ export const LEDGER_TRANSACTION_KINDS = [
   'refund_sent',
   'payout',
   'payout_sent',
+  // An approved Delivery Guarantee claim paid from the reserve (issue 36): to the card, any rest as credit.
+  'guarantee_claim',
 ] as const;
 
 /**

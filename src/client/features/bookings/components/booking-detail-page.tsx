@@ -88,7 +88,11 @@ function DeliveryCode({ code }: { code: string }) {
 function Cancellation({ booking }: { booking: BookingDetail }) {
   const c = booking.cancellation;
   if (!c) return null;
-  const who = c.by.id === booking[booking.my_role].id ? 'you' : `${c.by.full_name} (${ROLE_LABEL[c.by.role]})`;
+  const who = !c.by
+    ? 'RuralRoute'
+    : c.by.id === booking[booking.my_role].id
+      ? 'you'
+      : `${c.by.full_name} (${ROLE_LABEL[c.by.role]})`;
   return (
     <Card className="border-destructive/40">
       <CardHeader>

@@ -63,11 +63,22 @@ const FAQS: readonly Faq[] = [
     id: 'problems',
     question: 'What if something goes wrong with a delivery?',
     answer: (
-      <p>
-        Talk to each other first: most problems are a late start or a missed meet-up. If you cannot sort it out, contact
-        us and we will open a dispute, hear both sides and decide what happens to the payment. Deliveries are insured
-        against loss or damage in transit.
-      </p>
+      <>
+        <p>
+          Talk to each other first: most problems are a late start or a missed meet-up. If you cannot sort it out, use
+          &lsquo;Report a problem&rsquo; on the booking&apos;s page, from the moment the item is picked up until 48
+          hours after the delivery. While the payment is still held, it is put on hold: nothing is paid out or refunded
+          until a RuralRoute moderator has heard both sides and decided whether the money goes to the driver, back to
+          the requester, or is split. We reply within 2 days.
+        </p>
+        <p className="mt-2">
+          The Delivery Guarantee covers items lost or damaged in transit. Within 48 hours of the delivery, report the
+          problem as &lsquo;Damaged&rsquo; or &lsquo;Not delivered&rsquo; with the item&apos;s value. An approved claim
+          pays up to $50 per delivery ($250 for Plus and Community members): first back to your card, up to what you
+          paid, and the rest as RuralRoute credit that pays your next deliveries. The driver&apos;s pay is not taken
+          back.
+        </p>
+      </>
     ),
   },
   {

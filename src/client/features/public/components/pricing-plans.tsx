@@ -14,14 +14,21 @@ interface Plan {
   highlighted?: boolean;
 }
 
-/** Spec section 1, plans and their contents. */
+/** Spec section 1, plans and their contents; the guarantee's line as issue 36 names it (no insurer behind it). */
 const PLANS: readonly Plan[] = [
   {
     name: 'Free',
     price: '$0',
     period: 'forever',
     description: 'Everything you need to share rides and deliveries with your neighbours.',
-    features: ['Unlimited ride requests', 'Browse rides', 'Verified profiles', 'Basic messaging', 'Standard support'],
+    features: [
+      'Unlimited ride requests',
+      'Browse rides',
+      'Verified profiles',
+      'Basic messaging',
+      'Standard support',
+      'Delivery Guarantee up to $50',
+    ],
     action: 'Start with Free',
   },
   {
@@ -33,7 +40,8 @@ const PLANS: readonly Plan[] = [
     features: [
       'Priority listing',
       'Advanced route planning',
-      'Delivery insurance',
+      // The spec's 'Delivery insurance': no insurer stands behind it, so it is named for what it is (issue 36).
+      'Delivery Guarantee up to $250',
       'Premium support',
       'No service fees',
     ],
