@@ -134,7 +134,7 @@ describe('Disputes (admin)', () => {
     await user.click(c.getByRole('button', { name: 'Split' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Split?' });
     expect(confirm).toHaveTextContent(
-      '$5.00 goes back to Ada Field (the requester); the rest is released to Sam Lee. Both people get your note. This cannot be undone.',
+      '$5.00 goes back to Ada Field (the requester) and $8.75 is released to Sam Lee (the driver). Both people get your note. This cannot be undone.',
     );
     expect(posts(calls)).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Split' }));

@@ -13,7 +13,7 @@ import {
   type AdminDispute,
   type DisputeDecision,
 } from '@shared/disputes';
-import { formatCents } from '@shared/money';
+import { disputeSplit, formatCents } from '@shared/money';
 import { CountedTextarea } from '@/components/form/counted-textarea';
 import { Field, fieldAria } from '@/components/form/field';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -69,8 +69,14 @@ function consequence(dispute: AdminDispute, values: DecisionValues): string {
       return `${total} is released to ${driver.full_name} (the driver) and the booking is completed.`;
     case 'refund':
       return `All ${total} goes back to ${requester.full_name} (the requester) and the booking is cancelled.`;
-    case 'split':
-      return `${formatCents(centsOf(values.amount))} goes back to ${requester.full_name} (the requester); the rest is released to ${driver.full_name}.`;
+    case 'split': {
+      const refund = centsOf(values.amount);
+      const kept = dispute.payment
+        ? disputeSplit(dispute.payment.compensation_cents, dispute.payment.fee_cents, refund).driverKeepsCents
+        : null;
+      const rest = kept === null ? 'the rest' : formatCents(kept);
+      return `${formatCents(refund)} goes back to ${requester.full_name} (the requester) and ${rest} is released to ${driver.full_name} (the driver).`;
+    }
     case 'approve':
       return `The Delivery Guarantee pays ${requester.full_name} ${formatCents(centsOf(values.amount))}.`;
     case 'decline':
