@@ -152,7 +152,7 @@ test('paid, picked up, reported damaged with a photo, answered, split by a moder
     await expect(card).toContainText(bName);
     await expect(card).toContainText('The sacks were whole when I loaded them.');
     await expect(card).toContainText('$16.50');
-    await card.getByText('Ledger trail').click();
+    await card.getByText('Ledger trail', { exact: true }).click();
     await expect(card.getByRole('table', { name: `Ledger trail of ${title}` })).toBeVisible();
     await expectNoAxeViolations(m);
     await card.getByLabel('Note to both people').fill('Both of you had a point: part of the fee goes back.');
