@@ -116,6 +116,7 @@ export const DISPUTE_ERRORS = {
 export const disputeReasonSchema = z.enum(DISPUTE_REASON_CODES, { error: 'Choose what happened' });
 export const DETAILS_REQUIRED_MESSAGE = 'Describe what happened';
 export const DETAILS_TOO_LONG_MESSAGE = `At most ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters`;
+export const TOO_MANY_PHOTOS_MESSAGE = `Add at most ${DISPUTE_PHOTOS_MAX} photos`;
 export const ITEM_VALUE_MESSAGE = 'Enter the item’s value in dollars, for example 35.00';
 export const NOTE_REQUIRED_MESSAGE = 'Write a note for both people';
 export const SPLIT_AMOUNT_MESSAGE = 'Enter an amount between $0.01 and the total less $0.01';

@@ -13,6 +13,7 @@ import {
   ITEM_VALUE_MAX_CENTS,
   ITEM_VALUE_MESSAGE,
   SPLIT_AMOUNT_MESSAGE,
+  TOO_MANY_PHOTOS_MESSAGE,
   type AdminDispute,
   type DisputeDecision,
   type DisputeKind,
@@ -59,7 +60,7 @@ async function readPhotos(value: unknown): Promise<StoredPhoto[]> {
   const given = value === undefined ? [] : Array.isArray(value) ? value : [value];
   // A browser sends an empty part for a file input left empty: not a photo.
   const files = given.filter((v) => !(v === '' || (v instanceof File && v.size === 0 && v.name === '')));
-  if (files.length > DISPUTE_PHOTOS_MAX) throw invalid(`Add at most ${DISPUTE_PHOTOS_MAX} photos`);
+  if (files.length > DISPUTE_PHOTOS_MAX) throw invalid(TOO_MANY_PHOTOS_MESSAGE);
   // Every file's cheap checks first, then the costly re-encoding (bookings/photo.ts).
   const uploads = await Promise.all(files.map((f) => readPhotoUpload(f)));
   const stored: StoredPhoto[] = [];

@@ -9,13 +9,13 @@ import {
   DISPUTE_REPORTED_TOAST,
   DISPUTE_RESPONDED_TOAST,
   ITEM_VALUE_MESSAGE,
+  TOO_MANY_PHOTOS_MESSAGE,
 } from '@shared/disputes';
 import type { BookingDetail } from '@shared/lifecycle';
 import { BookingDetailPage } from '@/features/bookings/components/booking-detail-page';
 import { findToast } from '@/test/find-toast';
 import { ADA, makeBookingDetail, makeBookingPayment, makeDispute, SAM } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { TOO_MANY_PHOTOS_MESSAGE } from './photos-field';
 
 afterEach(() => vi.unstubAllGlobals());
 

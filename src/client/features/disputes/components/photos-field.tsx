@@ -1,12 +1,10 @@
 import type * as React from 'react';
 import { z } from 'zod';
-import { DISPUTE_PHOTOS_MAX } from '@shared/disputes';
+import { DISPUTE_PHOTOS_MAX, TOO_MANY_PHOTOS_MESSAGE } from '@shared/disputes';
 import { LIFECYCLE_ERRORS, PHOTO_MAX_BYTES, PHOTO_TYPES } from '@shared/lifecycle';
 import { Field, fieldAria } from '@/components/form/field';
 import { Input } from '@/components/ui/input';
 
-// The server's words for the same refusal (disputes/service.ts), so both read alike.
-export const TOO_MANY_PHOTOS_MESSAGE = `Add at most ${DISPUTE_PHOTOS_MAX} photos`;
 export const PHOTOS_HINT = `Optional. Up to ${DISPUTE_PHOTOS_MAX} photos: JPEG, PNG or WebP, up to 10 MB each.`;
 
 const isPhoto = (file: File) => (PHOTO_TYPES as readonly string[]).includes(file.type) && file.size <= PHOTO_MAX_BYTES;
