@@ -82,17 +82,29 @@ export function disputeSplit(
   return { refundCents, driverKeepsCents, feeKeptCents: rest - driverKeepsCents };
 }
 
+/** RuralRoute credit pays before the card (issue 36): as much of the total as the balance covers. */
+export const creditApplied = (totalCents: number, balanceCents: number) =>
+  Math.max(0, Math.min(totalCents, balanceCents));
+
 /**
  * What choosing a driver for this compensation costs the requester, and how the pay dialog takes the card (the
  * provider that runs): null when there is nothing to pay.
  */
-export function quoteFor(compensationCents: number | null, checkout: PaymentCheckout): PaymentQuote | null {
+export function quoteFor(
+  compensationCents: number | null,
+  checkout: PaymentCheckout,
+  creditBalanceCents = 0,
+): PaymentQuote | null {
   if (!compensationCents || compensationCents <= 0) return null;
   const fee = serviceFeeCents(compensationCents);
+  const total = compensationCents + fee;
+  const credit = creditApplied(total, creditBalanceCents);
   return {
     compensation_cents: compensationCents,
     fee_cents: fee,
-    total_cents: compensationCents + fee,
+    total_cents: total,
+    credit_cents: credit,
+    card_cents: total - credit,
     test_mode: checkout.provider === 'test',
     provider: checkout.provider,
     publishable_key: checkout.publishable_key,

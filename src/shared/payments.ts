@@ -107,7 +107,9 @@ export const bookingPaymentSchema = z.object({
   fee_cents: z.number().int().nullable(),
   total_cents: z.number().int().nullable(),
   card_last4: z.string().nullable(),
-  /** What went back to the card. */
+  /** The requester's only: what their RuralRoute credit paid (null for the driver). */
+  credit_cents: z.number().int().nullable(),
+  /** What was given back (to the credit first, up to what it paid, then to the card). */
   refunded_cents: z.number().int(),
   held_at: z.string(),
   /** When it was released or refunded. */
@@ -141,6 +143,9 @@ export const paymentQuoteSchema = z.object({
   compensation_cents: z.number().int(),
   fee_cents: z.number().int(),
   total_cents: z.number().int(),
+  /** The requester's RuralRoute credit that pays first (0 without), and what the card then pays. */
+  credit_cents: z.number().int(),
+  card_cents: z.number().int(),
   /** The embedded test provider runs: 'Test mode: no real money moves.' */
   test_mode: z.boolean(),
   /** Which card entry the pay dialog shows (PaymentCheckout). */
@@ -203,6 +208,8 @@ export const paidItemSchema = z.object({
   booking_id: z.string(),
   title: z.string(),
   total_cents: z.number().int(),
+  /** What RuralRoute credit paid of the total. */
+  credit_cents: z.number().int(),
   refunded_cents: z.number().int(),
   state: z.enum(PAYMENT_STATES),
   paid_at: z.string(),
@@ -245,6 +252,8 @@ export const receiptSchema = z.object({
   fee_cents: z.number().int().nullable(),
   total_cents: z.number().int().nullable(),
   card: z.string().nullable(),
+  /** The requester's only: what RuralRoute credit paid (null for the driver). */
+  credit_cents: z.number().int().nullable(),
   refunded_cents: z.number().int(),
   /** What the driver received (the compensation, half of it after a cancellation past pickup, or 0). */
   driver_received_cents: z.number().int(),
@@ -254,6 +263,11 @@ export const receiptSchema = z.object({
   test_mode: z.boolean(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
+
+/** `GET /api/payments/credit`: my RuralRoute credit (an approved Delivery Guarantee claim's rest), spent first. */
+export const creditBalanceSchema = z.object({ balance_cents: z.number().int() });
+export type CreditBalance = z.infer<typeof creditBalanceSchema>;
+export const CREDIT_LABEL = 'RuralRoute credit';
 
 // ─── Admins: /dashboard/admin/payments ─────────────────────────────────────────────────────────────────────────────
 

@@ -57,6 +57,8 @@ const QUOTE: PaymentQuote = {
   compensation_cents: 1250,
   fee_cents: 125,
   total_cents: 1375,
+  credit_cents: 0,
+  card_cents: 1375,
   test_mode: false,
   provider: 'stripe',
   publishable_key: 'pk_test_ruralroute',

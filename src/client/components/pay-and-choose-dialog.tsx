@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ACTION_TOASTS } from '@shared/lifecycle';
 import { formatCents } from '@shared/money';
-import { cardSchema, TEST_MODE_NOTICE, type PaymentQuote } from '@shared/payments';
+import { cardSchema, CREDIT_LABEL, TEST_MODE_NOTICE, type PaymentQuote } from '@shared/payments';
 import { Field, fieldAria } from '@/components/form/field';
 import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';
@@ -25,8 +25,11 @@ type CardForm = z.input<typeof schema>;
 const EMPTY: CardForm = { number: '', expiry: '', cvc: '', zip: '' };
 const FIELDS = ['number', 'expiry', 'cvc', 'zip'] as const;
 
-/** What choose is sent: the test provider's card fields, or the payment method Stripe's element made. */
-type PaymentBody = { card: z.output<typeof schema> } | { payment_method: string };
+/**
+ * What choose is sent: the test provider's card fields, the payment method Stripe's element made, or nothing when
+ * RuralRoute credit pays it all.
+ */
+type PaymentBody = { card: z.output<typeof schema> } | { payment_method: string } | Record<string, never>;
 
 /**
  * Choosing a driver on a request with compensation (docs/payments.md): what it costs, as the server computed it, the
@@ -115,10 +118,24 @@ export function PayAndChooseDialog({
     }
   }
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
-    withStripe ? void submitWithStripe(event) : submitCard(event);
+  /** RuralRoute credit covers it all (issue 36): no card is asked for. */
+  const creditOnly = quote.card_cents === 0;
+  async function submitCreditOnly(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setStripeBusy(true);
+    try {
+      await sendThenClose(() => pay.mutateAsync({}), close);
+    } finally {
+      setStripeBusy(false);
+    }
+  }
 
-  const total = formatCents(quote.total_cents);
+  const submit = (event: React.FormEvent<HTMLFormElement>) =>
+    creditOnly ? void submitCreditOnly(event) : withStripe ? void submitWithStripe(event) : submitCard(event);
+
+  // What the card pays now: the total less the RuralRoute credit that pays first.
+  const total = formatCents(quote.card_cents);
   const field = (name: (typeof FIELDS)[number], label: string, props: React.ComponentProps<typeof Input>) => {
     const id = `pay-${name}-${bookingId}`;
     const error = errorOf(name);
@@ -164,14 +181,22 @@ export function PayAndChooseDialog({
             Delivery by {driverName}: {formatCents(quote.compensation_cents)}
           </li>
           <li>Service fee: {formatCents(quote.fee_cents)}</li>
+          {quote.credit_cents > 0 ? (
+            <li>
+              {CREDIT_LABEL}: -{formatCents(quote.credit_cents)}
+            </li>
+          ) : null}
         </ul>
+        {creditOnly ? (
+          <p className="text-sm">Your RuralRoute credit pays for this delivery: no card is needed.</p>
+        ) : null}
         <p className="text-sm">Held by RuralRoute until the delivery is complete.</p>
-        {quote.test_mode ? (
+        {quote.test_mode && !creditOnly ? (
           <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
             {TEST_MODE_NOTICE} Use the card 4242 4242 4242 4242.
           </p>
         ) : null}
-        {withStripe ? (
+        {creditOnly ? null : withStripe ? (
           <StripeCardField
             ref={stripeCard}
             id={`pay-stripe-${bookingId}`}

@@ -59,6 +59,7 @@ export const queryKeys = {
   paidList: ['payments', 'paid'] as const,
   earnedList: ['payments', 'earned'] as const,
   earnings: ['payments', 'earnings'] as const,
+  credit: ['payments', 'credit'] as const,
   receipt: (id: string) => ['payments', 'receipt', id] as const,
   payoutSettings: ['payments', 'payouts'] as const,
   adminPayments: ['admin', 'payments'] as const,

@@ -152,6 +152,7 @@ export function makeBookingPayment(over: Partial<BookingPayment> = {}): BookingP
     settled_at: null,
     test_mode: true,
     on_hold: false,
+    credit_cents: 0,
     refund_if_cancelled_cents: 1375,
     ...over,
   };

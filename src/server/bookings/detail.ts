@@ -20,6 +20,7 @@ import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
 import { latestDispute, mayReport } from '../disputes';
+import { creditBalance } from '../payments';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND } from './transitions';
 
@@ -150,7 +151,10 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       // The handoff code is the requester's to give: the driver's browser never receives it.
       delivery_code: myRole === 'requester' && status === 'confirmed' ? row.deliveryCode : null,
       has_photo: row.hasPhoto,
-      payment_quote: myRole === 'requester' && status === 'pending' ? quoteFor(row.compensationCents, checkout) : null,
+      payment_quote:
+        myRole === 'requester' && status === 'pending' && row.compensationCents
+          ? quoteFor(row.compensationCents, checkout, await creditBalance(db, viewerId))
+          : null,
       payment,
       dispute,
       can_report_problem: mayReport(reportState, myRole),
@@ -182,6 +186,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       fee_cents: mine ? fee : null,
       total_cents: mine ? compensation + fee : null,
       card_last4: mine ? p.cardLast4 : null,
+      credit_cents: mine ? Number(p.creditCents) : null,
       refunded_cents: Number(p.refundedCents),
       held_at: p.heldAt!.toISOString(),
       settled_at: p.settledAt?.toISOString() ?? null,

@@ -5,7 +5,7 @@ import { disputes, ledgerAccounts, payments } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue, type JobHandler } from '../jobs';
 import { notify, type NewNotification } from '../notifications';
-import { post, type Line, type PaymentsProvider } from '../payments';
+import { cardRefundCents, post, type Line, type PaymentsProvider } from '../payments';
 
 /**
  * The Delivery Guarantee pays an approved claim from its reserve (decision 032): first back to the card, up to what
@@ -43,6 +43,7 @@ export async function payClaim(tx: Db, disputeId: string): Promise<PaidClaim | n
       requesterId: payments.requesterId,
       approvedCents: disputes.approvedCents,
       total: sql<string>`${payments.compensationCents} + ${payments.feeCents}`,
+      credit: payments.creditCents,
       refunded: payments.refundedCents,
       provider: payments.provider,
       cardLast4: payments.cardLast4,
@@ -72,7 +73,9 @@ export async function payClaim(tx: Db, disputeId: string): Promise<PaidClaim | n
     lines.push({ account: { reserveShard: Number(shard.key.split(':')[1]) }, amount: -take });
     left -= take;
   }
-  const refundCents = Math.min(approved, Number(d.total) - Number(d.refunded));
+  // The card part: what the card paid for this delivery (the total less the credit that paid) and has not had back.
+  const cardPaid = Number(d.total) - Number(d.credit);
+  const refundCents = Math.min(approved, cardPaid - cardRefundCents(Number(d.refunded), Number(d.credit)));
   const creditCents = approved - refundCents;
   lines.push(
     { account: 'refunds_pending', amount: refundCents },
@@ -90,11 +93,9 @@ export async function payClaim(tx: Db, disputeId: string): Promise<PaidClaim | n
     .set({ paidAt: sql`clock_timestamp()`, refundCents })
     .where(eq(disputes.id, d.id));
   const notices: NewNotification[] = [];
+  // The payment's own refund stays as its booking settled it: the claim's money is the dispute's (refund_cents, and
+  // the rest of approved_cents as credit).
   if (refundCents > 0) {
-    await tx
-      .update(payments)
-      .set({ refundedCents: sql`${payments.refundedCents} + ${refundCents}` })
-      .where(eq(payments.id, d.paymentId));
     await enqueue(tx, {
       kind: GUARANTEE_REFUND_JOB,
       payload: { disputeId: d.id },

@@ -458,7 +458,8 @@ describe('after completion: the Delivery Guarantee', () => {
     const [row] = await disputeRows(s.bookingId);
     expect(row!.paidAt).not.toBeNull();
     expect(row!.refundCents).toBe(TOTAL);
-    expect(await paymentOf(s.bookingId)).toMatchObject({ state: 'released', refundedCents: TOTAL });
+    // The payment stays as its delivery settled it: the claim's money is the dispute's.
+    expect(await paymentOf(s.bookingId)).toMatchObject({ state: 'released', refundedCents: 0 });
     const [credit, reserveAfter, driverAfter] = await balances(db(), [
       { credit: s.requester.user.id },
       'guarantee_reserve',

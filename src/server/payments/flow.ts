@@ -1,5 +1,11 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { cancellationSplit, serviceFeeCents, splitFeeCents, type CancellationCase } from '../../shared/money';
+import {
+  cancellationSplit,
+  creditApplied,
+  serviceFeeCents,
+  splitFeeCents,
+  type CancellationCase,
+} from '../../shared/money';
 import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
@@ -7,7 +13,7 @@ import { isUniqueViolation } from '../db/errors';
 import { bookings, deliveryRequests, payments } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
 import type { NewNotification } from '../notifications';
-import { post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
+import { creditBalance, LedgerError, post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
 import { enqueuePayoutRunIfActive } from './payouts';
 import type { PaymentSource, PaymentsProvider } from './provider';
 
@@ -33,6 +39,11 @@ export const PAYMENT_VOID_JOB = 'payment_void';
 export const STALE_PENDING_MS = 10 * 60_000;
 
 export const PAYMENT_IN_PROGRESS_MESSAGE = PAYMENT_ERRORS.payment_in_progress.message;
+export const CREDIT_CHANGED_MESSAGE = 'Your RuralRoute credit changed meanwhile. Try again.';
+
+/** Of a refund, what goes back to the card: the credit that paid is given back as credit first. */
+export const cardRefundCents = (refundedCents: number, creditCents: number) =>
+  refundedCents - Math.min(refundedCents, creditCents);
 export const PAYMENT_REQUIRED_MESSAGE = PAYMENT_ERRORS.payment_required.message;
 
 /** A card charged for a choice, waiting for choose's transaction to hold it. */
@@ -43,9 +54,12 @@ export interface Charged {
   requesterId: string;
   compensationCents: number;
   feeCents: number;
-  chargeId: string;
-  cardBrand: string;
-  cardLast4: string;
+  /** What the requester's RuralRoute credit pays (taken from it in choose's transaction); the card paid the rest. */
+  creditCents: number;
+  /** Null when the credit paid it all (no card was charged). */
+  chargeId: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
 }
 
 export const chargeKey = (paymentId: string) => `payment:${paymentId}:charge`;
@@ -95,6 +109,7 @@ export async function refundHeld(
       id: payments.id,
       compensationCents: payments.compensationCents,
       feeCents: payments.feeCents,
+      creditCents: payments.creditCents,
       requesterId: payments.requesterId,
       cardBrand: payments.cardBrand,
       cardLast4: payments.cardLast4,
@@ -120,17 +135,20 @@ export async function refundHeld(
     .where(and(eq(payments.id, held.id), eq(payments.state, 'held')))
     .returning({ driverId: payments.driverId });
   const { feesCents, reserveCents } = splitFeeCents(feeKeptCents);
+  // The credit that paid goes back as credit first; only the rest is owed to the card.
+  const toCard = cardRefundCents(refundCents, Number(held.creditCents));
   await post(
     tx,
     paymentMove(partly ? 'partial_refund' : 'refund', held.id, bookingId, 'refund', [
       { account: { held: held.id }, amount: -(compensation + fee) },
-      { account: 'refunds_pending', amount: refundCents },
+      { account: { credit: held.requesterId }, amount: refundCents - toCard },
+      { account: 'refunds_pending', amount: toCard },
       { account: { driver: p!.driverId }, amount: driverKeepsCents },
       { account: 'fees', amount: feesCents },
       { account: 'guarantee_reserve', amount: reserveCents },
     ]),
   );
-  if (refundCents > 0)
+  if (toCard > 0)
     await enqueue(tx, {
       kind: PAYMENT_REFUND_JOB,
       payload: { paymentId: held.id },
@@ -198,10 +216,15 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   ): Promise<Charged | null> {
     const compensationCents = booking.compensationCents ?? 0;
     if (compensationCents <= 0) return null;
+    const feeCents = serviceFeeCents(compensationCents);
+    // RuralRoute credit pays first (issue 36); it is taken in choose's transaction, where the ledger refuses to spend
+    // more than there is (two choices spending the same credit at once: the second fails and its charge is voided).
+    const creditCents = creditApplied(compensationCents + feeCents, await creditBalance(db, booking.requesterId));
+    const cardCents = compensationCents + feeCents - creditCents;
     // Checked before the payment is claimed: a source the provider cannot take (card fields sent to Stripe, say)
     // must not leave a pending payment that blocks the request until reconciliation.
-    if (!source || !(provider.takes in source)) throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
-    const feeCents = serviceFeeCents(compensationCents);
+    if (cardCents > 0 && (!source || !(provider.takes in source)))
+      throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
     let paymentId: string;
     try {
       const [row] = await db
@@ -214,6 +237,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
           title: booking.title,
           compensationCents,
           feeCents,
+          creditCents,
           provider: provider.name,
         })
         .returning({ id: payments.id });
@@ -222,11 +246,22 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       if (isUniqueViolation(err)) throw new DomainError('payment_in_progress', PAYMENT_IN_PROGRESS_MESSAGE);
       throw err;
     }
+    const parties = {
+      paymentId,
+      bookingId: booking.id,
+      driverId: booking.driverId,
+      requesterId: booking.requesterId,
+      compensationCents,
+      feeCents,
+      creditCents,
+    };
+    // The credit covers it all: no card is charged.
+    if (cardCents === 0) return { ...parties, chargeId: null, cardBrand: null, cardLast4: null };
     const result = await provider.charge({
-      amountCents: compensationCents + feeCents,
+      amountCents: cardCents,
       currency: 'usd',
       idempotencyKey: chargeKey(paymentId),
-      source,
+      source: source!,
       description: `RuralRoute delivery: ${booking.title}`,
       transferGroup: `booking:${booking.id}`,
       metadata: { payment_id: paymentId, booking_id: booking.id, request_id: booking.requestId },
@@ -239,12 +274,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       throw new DomainError('card_declined', CARD_DECLINED_MESSAGE);
     }
     return {
-      paymentId,
-      bookingId: booking.id,
-      driverId: booking.driverId,
-      requesterId: booking.requesterId,
-      compensationCents,
-      feeCents,
+      ...parties,
       chargeId: result.chargeId,
       cardBrand: result.cardBrand,
       cardLast4: result.cardLast4,
@@ -267,13 +297,22 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       .returning({ id: payments.id });
     // Reconciliation voided it meanwhile (a choose that took longer than STALE_PENDING_MS): the choice fails.
     if (!held.length) throw new DomainError('payment_in_progress', 'This payment could not be completed. Try again.');
-    await post(
-      tx,
-      paymentMove('hold', charged.paymentId, charged.bookingId, 'hold', [
-        { account: 'outside', amount: -total },
-        { account: { held: charged.paymentId }, amount: total },
-      ]),
-    );
+    try {
+      await post(
+        tx,
+        paymentMove('hold', charged.paymentId, charged.bookingId, 'hold', [
+          { account: 'outside', amount: -(total - charged.creditCents) },
+          { account: { credit: charged.requesterId }, amount: -charged.creditCents },
+          { account: { held: charged.paymentId }, amount: total },
+        ]),
+      );
+    } catch (err) {
+      // The credit was spent meanwhile by another choice of the same person: this one fails whole (its charge is
+      // voided by perform) and can be tried again with the credit as it now is.
+      if (err instanceof LedgerError && charged.creditCents > 0)
+        throw new DomainError('payment_in_progress', CREDIT_CHANGED_MESSAGE);
+      throw err;
+    }
     return {
       userId: charged.driverId,
       type: 'payment_held',
@@ -349,8 +388,9 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   const refundJob: JobHandler = async (payload) => {
     const { paymentId } = payload as { paymentId: string };
     const [p] = await db.select().from(payments).where(eq(payments.id, paymentId));
-    if (!p?.providerChargeId || Number(p.refundedCents) <= 0) return;
-    const amount = Number(p.refundedCents);
+    // What goes back to the card: the refund less the part returned as credit (refundHeld).
+    const amount = p ? cardRefundCents(Number(p.refundedCents), Number(p.creditCents)) : 0;
+    if (!p?.providerChargeId || amount <= 0) return;
     await provider.refund({
       chargeId: p.providerChargeId,
       amountCents: amount,

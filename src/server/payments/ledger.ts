@@ -204,6 +204,12 @@ export async function balances(db: Db, refs: AccountRef[]): Promise<number[]> {
   return keys.map((k) => byKey.get(k) ?? 0);
 }
 
+/** A person's RuralRoute credit (0 without any): what pays their next deliveries before the card. */
+export async function creditBalance(db: Db, userId: string): Promise<number> {
+  const [balance] = await balances(db, [{ credit: userId }]);
+  return balance ?? 0;
+}
+
 /** The sum of every balance: zero whenever the ledger is whole. */
 export async function ledgerTotal(db: Db): Promise<number> {
   const [row] = await db

@@ -214,6 +214,9 @@ describe('the booking page', () => {
       compensation_cents: COMPENSATION,
       fee_cents: FEE,
       total_cents: TOTAL,
+      // No RuralRoute credit: the card pays it all.
+      credit_cents: 0,
+      card_cents: TOTAL,
       test_mode: true,
       provider: 'test',
       publishable_key: null,

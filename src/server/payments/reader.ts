@@ -10,6 +10,7 @@ import {
   type LedgerTrail,
   type PaidItem,
   type PaymentState,
+  type CreditBalance,
   type Receipt,
   type Reconciliation,
 } from '../../shared/payments';
@@ -27,7 +28,7 @@ import {
   payouts,
   profiles,
 } from '../db/schema';
-import { accountKey } from './ledger';
+import { accountKey, creditBalance } from './ledger';
 import type { PayoutState } from './payouts';
 
 export const RECEIPT_NOT_FOUND = 'This payment was not found.';
@@ -43,6 +44,7 @@ const columns = {
   title: payments.title,
   compensationCents: payments.compensationCents,
   feeCents: payments.feeCents,
+  creditCents: payments.creditCents,
   refundedCents: payments.refundedCents,
   state: payments.state,
   createdAt: payments.createdAt,
@@ -55,6 +57,7 @@ interface Row {
   title: string;
   compensationCents: number;
   feeCents: number;
+  creditCents: number;
   refundedCents: number;
   state: string;
   createdAt: Date;
@@ -80,6 +83,7 @@ const paidItem = (r: Row): PaidItem => ({
   booking_id: r.bookingId,
   title: r.title,
   total_cents: Number(r.compensationCents) + Number(r.feeCents),
+  credit_cents: Number(r.creditCents),
   refunded_cents: Number(r.refundedCents),
   state: r.state as PaymentState,
   paid_at: (r.heldAt ?? r.createdAt).toISOString(),
@@ -190,6 +194,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
       fee_cents: mine ? fee : null,
       total_cents: mine ? compensation + fee : null,
       card: mine && p.cardLast4 ? cardLabel(p.cardBrand, p.cardLast4) : null,
+      credit_cents: mine ? Number(p.creditCents) : null,
       refunded_cents: Number(p.refundedCents),
       driver_received_cents: driverReceived(p),
       state: p.state as PaymentState,
@@ -277,7 +282,12 @@ export function createPaymentReader(db: Db, testMode: boolean) {
     return { transactions: [...byId.values()] };
   }
 
-  return { paid, earned, earnings, receipt, adminOverview, adminList, trail, lastReconciliation };
+  /** My RuralRoute credit: it pays my next deliveries before the card. */
+  async function credit(userId: string): Promise<CreditBalance> {
+    return { balance_cents: await creditBalance(db, userId) };
+  }
+
+  return { paid, earned, earnings, receipt, credit, adminOverview, adminList, trail, lastReconciliation };
 }
 
 export type PaymentReader = ReturnType<typeof createPaymentReader>;

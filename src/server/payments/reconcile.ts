@@ -68,7 +68,8 @@ export function createReconciliation(db: Db, provider: PaymentsProvider, flow: P
 
     for (const p of ours) {
       const charge = byPayment.get(p.id);
-      const total = Number(p.compensationCents) + Number(p.feeCents);
+      // What the card was charged: the total less what RuralRoute credit paid (nothing when it paid all).
+      const total = Number(p.compensationCents) + Number(p.feeCents) - Number(p.creditCents);
       const diff = (kind: string, ledger: number, atProvider: number, detail: string) =>
         differences.push({ kind, id: p.id, ledger, provider: atProvider, detail });
       switch (p.state) {
@@ -87,6 +88,7 @@ export function createReconciliation(db: Db, provider: PaymentsProvider, flow: P
             );
           break;
         default: {
+          if (!charge && total === 0) break;
           if (!charge) {
             diff('held_without_charge', total, 0, 'The ledger holds money the provider has no charge for.');
             break;

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { idParamSchema, INPUT_FALLBACK_MESSAGE, pageQuerySchema, pageSchema } from '../../shared/marketplace';
 import {
+  creditBalanceSchema,
   adminPaymentItemSchema,
   adminPaymentsSchema,
   earnedItemSchema,
@@ -53,6 +54,19 @@ const earningsRoute = createRoute({
     ...errorResponses(401),
   },
 });
+const creditRoute = createRoute({
+  method: 'get',
+  path: '/credit',
+  tags: ['payments'],
+  responses: {
+    ...ok(
+      'My RuralRoute credit (an approved Delivery Guarantee claim beyond what I paid): spent before my card',
+      creditBalanceSchema,
+    ),
+    ...errorResponses(401),
+  },
+});
+
 const receiptRoute = createRoute({
   method: 'get',
   path: '/{id}/receipt',
@@ -150,6 +164,7 @@ export function paymentRoutes({ reader, payouts, provider, throttle }: PaymentRo
     const userId = currentAuth(c).user.id;
     return c.json(await reader.earnings(userId, (await payouts.status(userId)).state), 200);
   });
+  router.openapi(creditRoute, async (c) => c.json(await reader.credit(currentAuth(c).user.id), 200));
   router.openapi(
     receiptRoute,
     async (c) => c.json(await reader.receipt(currentAuth(c).user.id, c.req.valid('param').id), 200),

@@ -70,6 +70,8 @@ describe('choosing a driver pays through Stripe', () => {
       compensation_cents: COMPENSATION,
       fee_cents: TOTAL - COMPENSATION,
       total_cents: TOTAL,
+      credit_cents: 0,
+      card_cents: TOTAL,
       test_mode: false,
       provider: 'stripe',
       publishable_key: PUBLISHABLE_KEY,

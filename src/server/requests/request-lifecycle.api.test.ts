@@ -39,6 +39,8 @@ describe('GET /requests/:id', () => {
         compensation_cents: 1250,
         fee_cents: 125,
         total_cents: 1375,
+        credit_cents: 0,
+        card_cents: 1375,
         test_mode: true,
         provider: 'test',
         publishable_key: null,

@@ -20,6 +20,7 @@ import { decodeCursor, toPage } from '../db/cursor';
 import type { PageJson } from '../core/page-json';
 import { createListCache, myListCache } from '../listings';
 import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
+import { creditBalance } from '../payments';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
@@ -345,7 +346,10 @@ export function createRequestService(
           }
         : null,
       // While a driver can be chosen.
-      payment_quote: row.status === 'open' ? quoteFor(row.compensationCents ?? null, checkout) : null,
+      payment_quote:
+        row.status === 'open' && row.compensationCents
+          ? quoteFor(row.compensationCents, checkout, await creditBalance(db, userId))
+          : null,
     };
   }
 

@@ -135,7 +135,12 @@ export const payments = pgTable(
     providerChargeId: text('provider_charge_id'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
-    /** What went back to the card (the whole total, or the policy's share after pickup). */
+    /**
+     * What the requester's RuralRoute credit paid of the total (issue 36): spent before the card, which was charged
+     * only the rest (nothing when the credit covered it all). A refund gives the credit part back as credit first.
+     */
+    creditCents: bigint('credit_cents', { mode: 'number' }).notNull().default(0),
+    /** What was given back (the whole total, or the policy's share after pickup): as credit up to creditCents, the rest to the card. */
     refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     heldAt: timestamp('held_at', { withTimezone: true, precision: 3 }),
@@ -160,6 +165,10 @@ export const payments = pgTable(
     check('payments_state_check', oneOf(t.state, PAYMENT_ROW_STATES)),
     check('payments_currency_check', sql`${t.currency} = 'usd'`),
     check('payments_amounts', sql`${t.compensationCents} > 0 and ${t.feeCents} >= 0`),
+    check(
+      'payments_credit_within_total',
+      sql`${t.creditCents} >= 0 and ${t.creditCents} <= ${t.compensationCents} + ${t.feeCents}`,
+    ),
     check(
       'payments_refund_within_total',
       sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.compensationCents} + ${t.feeCents}`,

@@ -132,6 +132,7 @@ function Payment({ booking }: { booking: BookingDetail }) {
             {p.card_last4 ? ` with the card ending in ${p.card_last4}` : ''}.
           </p>
         ) : null}
+        {p.credit_cents ? <p>RuralRoute credit paid {formatCents(p.credit_cents)} of it.</p> : null}
         <p>
           {state}: <time dateTime={when}>{formatInstant(when)}</time>
         </p>

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   adminPaymentItemSchema,
   adminPaymentsSchema,
+  creditBalanceSchema,
   earnedItemSchema,
   earningsSummarySchema,
   ledgerTrailSchema,
@@ -38,6 +39,14 @@ export function useEarnings() {
   return useQuery({
     queryKey: queryKeys.earnings,
     queryFn: async ({ signal }) => earningsSummarySchema.parse(await api<unknown>('/payments/earnings', { signal })),
+  });
+}
+
+/** GET /payments/credit: my RuralRoute credit, spent before the card. */
+export function useCredit() {
+  return useQuery({
+    queryKey: queryKeys.credit,
+    queryFn: async ({ signal }) => creditBalanceSchema.parse(await api<unknown>('/payments/credit', { signal })),
   });
 }
 

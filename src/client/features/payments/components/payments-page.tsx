@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { formatCents } from '@shared/money';
-import { paymentStateLabel, type EarnedItem, type PaidItem } from '@shared/payments';
+import { CREDIT_LABEL, paymentStateLabel, type EarnedItem, type PaidItem } from '@shared/payments';
 import { bookingDetailPath, PAGE_PATHS, receiptPath } from '@shared/routes';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
@@ -8,7 +8,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatInstant } from '@/lib/format';
-import { useEarnedPayments, useEarnings, usePaidPayments } from '../api/payments';
+import { useCredit, useEarnedPayments, useEarnings, usePaidPayments } from '../api/payments';
 import { TestModeNotice } from './test-mode-notice';
 
 export const PAID_EMPTY_TEXT = 'You have not paid for a delivery yet.';
@@ -128,6 +128,20 @@ function Totals() {
   );
 }
 
+/** My RuralRoute credit, when I have some (an approved Delivery Guarantee claim beyond what I paid). */
+function CreditBalance() {
+  const balance = useCredit().data?.balance_cents;
+  if (!balance) return null;
+  return (
+    <Card className="p-4">
+      <p>
+        {CREDIT_LABEL}: <strong>{formatCents(balance)}</strong>
+      </p>
+      <p className="text-sm text-muted-foreground">It pays your next deliveries before your card.</p>
+    </Card>
+  );
+}
+
 /** '/dashboard/payments': 'Paid' (what I paid, with receipts) and 'Earned' (totals, then each earning). */
 export function PaymentsPage() {
   const [params, setParams] = useSearchParams();
@@ -148,7 +162,8 @@ export function PaymentsPage() {
             </TabsTrigger>
           ))}
         </TabsList>
-        <TabsContent value="paid" className="mt-4">
+        <TabsContent value="paid" className="mt-4 space-y-4">
+          <CreditBalance />
           <PaginatedList query={usePaidPayments()} what="your payments" empty={PAID_EMPTY_TEXT} renderItem={paidRow} />
         </TabsContent>
         <TabsContent value="earned" className="mt-4 space-y-6">

@@ -1,7 +1,7 @@
 import { Printer } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { formatCents } from '@shared/money';
-import { paymentStateLabel, type Receipt } from '@shared/payments';
+import { CREDIT_LABEL, paymentStateLabel, type Receipt } from '@shared/payments';
 import { bookingDetailPath, PAGE_PATHS } from '@shared/routes';
 import { BackLink } from '@/components/back-link';
 import { DetailQuery } from '@/components/detail-query';
@@ -14,6 +14,7 @@ import { TestModeNotice } from './test-mode-notice';
 
 function ReceiptView({ receipt: r }: { receipt: Receipt }) {
   const requester = r.role === 'requester';
+  const creditBack = Math.min(r.refunded_cents, r.credit_cents ?? 0);
   const lines: [string, string][] = [
     ['Delivery', r.title],
     ['Driver', r.driver_name],
@@ -21,13 +22,18 @@ function ReceiptView({ receipt: r }: { receipt: Receipt }) {
     [requester ? `Delivery by ${r.driver_name}` : 'Compensation', formatCents(r.compensation_cents)],
     ...(r.fee_cents !== null ? [['Service fee', formatCents(r.fee_cents)] as [string, string]] : []),
     ...(r.total_cents !== null ? [['Total paid', formatCents(r.total_cents)] as [string, string]] : []),
+    ...(r.credit_cents ? [[CREDIT_LABEL, formatCents(r.credit_cents)] as [string, string]] : []),
     ...(r.card ? [['Card', r.card] as [string, string]] : []),
     ['Paid on', formatInstant(r.paid_at)],
     ['State', paymentStateLabel(r.state, formatCents(r.refunded_cents))],
     ...(r.settled_at
       ? [[r.state === 'released' ? 'Released on' : 'Settled on', formatInstant(r.settled_at)] as [string, string]]
       : []),
-    ...(r.refunded_cents ? [['Refunded to the card', formatCents(r.refunded_cents)] as [string, string]] : []),
+    // A refund gives the credit that paid back as credit first, the rest to the card (docs/payments.md).
+    ...(creditBack ? [['Refunded as RuralRoute credit', formatCents(creditBack)] as [string, string]] : []),
+    ...(r.refunded_cents - creditBack
+      ? [['Refunded to the card', formatCents(r.refunded_cents - creditBack)] as [string, string]]
+      : []),
     ...(!requester ? [['You received', formatCents(r.driver_received_cents)] as [string, string]] : []),
     ['Receipt number', r.id],
   ];

@@ -106,6 +106,8 @@ describe('Request detail page', () => {
         compensation_cents: 1250,
         fee_cents: 125,
         total_cents: 1375,
+        credit_cents: 0,
+        card_cents: 1375,
         test_mode: true,
         provider: 'test',
         publishable_key: null,
@@ -170,6 +172,44 @@ describe('Request detail page', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('Matched')).toBeVisible();
+  });
+
+  it('RuralRoute credit pays first: the dialog shows it and the card pays the rest; credit covering it all asks for no card', async () => {
+    const quote = {
+      compensation_cents: 1250,
+      fee_cents: 125,
+      total_cents: 1375,
+      credit_cents: 500,
+      card_cents: 875,
+      test_mode: true,
+      provider: 'test' as const,
+      publishable_key: null,
+    };
+    let request: RequestDetail = { ...offered(), payment_quote: quote };
+    const chosen = request.offers[0]!;
+    const calls = stubApi({
+      [`GET /requests/${request.id}`]: () => ({ body: request }),
+      [`POST /bookings/${chosen.booking_id}/choose`]: () => ({ body: {} }),
+    });
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Sam Lee' }));
+    let dialog = screen.getByRole('dialog', { name: 'Choose Sam Lee?' });
+    expect(dialog).toHaveAccessibleDescription('You pay $8.75 now');
+    expect(within(dialog).getByText('RuralRoute credit: -$5.00')).toBeVisible();
+    expect(within(dialog).getByLabelText('Card number')).toBeVisible();
+    unmount();
+
+    request = { ...request, payment_quote: { ...quote, credit_cents: 1375, card_cents: 0 } };
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    await user.click(await screen.findByRole('button', { name: 'Choose this driver: Sam Lee' }));
+    dialog = screen.getByRole('dialog', { name: 'Choose Sam Lee?' });
+    expect(dialog).toHaveAccessibleDescription('You pay $0.00 now');
+    expect(within(dialog).getByText('Your RuralRoute credit pays for this delivery: no card is needed.')).toBeVisible();
+    expect(within(dialog).queryByLabelText('Card number')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Pay and confirm' }));
+    expect(await screen.findByText('Driver confirmed')).toBeVisible();
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({});
   });
 
   it("cancelling the dialog chooses nobody; 'Decline' declines at once", async () => {

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "credit_cents" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_credit_within_total" CHECK ("payments"."credit_cents" >= 0 and "payments"."credit_cents" <= "payments"."compensation_cents" + "payments"."fee_cents");
