@@ -18,6 +18,7 @@ import {
   payments,
   users,
 } from '../db/schema';
+import { rowsOf } from '../db/result-rows';
 import { balances, ledgerTotal, post } from '../payments';
 import { PAYMENT_REFUND_JOB } from '../payments/flow';
 import { STRONG_PASSWORD, setupTestApp, type CallResult } from '../test/harness';
@@ -110,6 +111,20 @@ const noticesOf = async (userId: string, type: 'dispute_opened' | 'dispute_resol
       .where(and(eq(notifications.userId, userId), eq(notifications.type, type)))
   ).map((n) => ({ ...(n.data as Record<string, unknown>), bookingId: (n.data as { booking_id?: string }).booking_id }));
 const errorOf = (res: CallResult<unknown>) => res.body as { code: string; message: string };
+
+/** Puts money in the reserve's first shard, as releases would (a test's shortcut to a reserve of any size). */
+async function fundReserve(cents: number, key: string) {
+  await db().transaction((tx) =>
+    post(tx, {
+      kind: 'release',
+      key: `test:fund:${key}`,
+      lines: [
+        { account: 'outside', amount: -cents },
+        { account: { reserveShard: 0 }, amount: cents },
+      ],
+    }),
+  );
+}
 
 describe('reporting a problem', () => {
   it('is refused before pickup (409), to a stranger (404), and on an unpaid booking; nothing is stored', async () => {
@@ -369,20 +384,6 @@ describe('a moderator decides held money once', () => {
 });
 
 describe('after completion: the Delivery Guarantee', () => {
-  /** Puts money in the reserve's first shard, as releases would (a test's shortcut to a reserve of any size). */
-  async function fundReserve(cents: number, key: string) {
-    await db().transaction((tx) =>
-      post(tx, {
-        kind: 'release',
-        key: `test:fund:${key}`,
-        lines: [
-          { account: 'outside', amount: -cents },
-          { account: { reserveShard: 0 }, amount: cents },
-        ],
-      }),
-    );
-  }
-
   it('within 48 hours a requester claims for damage with the item value; after 48 hours nobody may report', async () => {
     const s = await delivered();
     expect((await booking(s.requester.token, s.bookingId)).body.can_report_problem).toBe(true);
@@ -484,6 +485,37 @@ describe('after completion: the Delivery Guarantee', () => {
     // The guarantee pays a delivery once.
     const second = await report(s.requester, s.bookingId, { ...DAMAGED, item_value: '10' });
     expect(errorOf(second).code).toBe('dispute_not_allowed');
+  });
+});
+
+describe("a crash after the claim's card refund was sent, before it was posted", () => {
+  it('runs the job again: the provider refunds once, the ledger posts once', async () => {
+    const s = await delivered();
+    const claim = await report(s.requester, s.bookingId, { ...DAMAGED, item_value: '5' });
+    const id = claim.body.dispute!.id;
+    await fundReserve(500, `crash:${id}`);
+    expect((await decide(admin, id, { decision: 'approve', note: 'Broken.', amount: '5' })).status).toBe(200);
+    const payment = await paymentOf(s.bookingId);
+    // The job's first run: the provider's refund went out, then the process died before refund_sent was posted.
+    await ctx.app.payments.provider.refund({
+      chargeId: payment.providerChargeId!,
+      amountCents: 500,
+      idempotencyKey: `payment:${payment.id}:claim_refund`,
+    });
+    await ctx.app.jobs.runDue();
+    const [charge] = rowsOf<{ refunded_cents: string }>(
+      await db().execute(
+        sql`select refunded_cents::text from test_provider_charges where id = ${payment.providerChargeId!}`,
+      ),
+    );
+    expect(Number(charge!.refunded_cents)).toBe(500);
+    const sent = rowsOf<{ n: number }>(
+      await db().execute(
+        sql`select count(*)::int as n from ledger_transactions where idempotency_key = ${`payment:${payment.id}:claim_refund_sent`}`,
+      ),
+    );
+    expect(sent[0]!.n).toBe(1);
+    expect(await ledgerTotal(db())).toBe(0);
   });
 });
 

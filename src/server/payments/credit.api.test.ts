@@ -4,6 +4,7 @@ import { rowsOf } from '../db/result-rows';
 import { jobs, payments } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
+import { bookingParties } from '../test/payments';
 import { CREDIT_CHANGED_MESSAGE } from './flow';
 import { balances, creditBalance, ledgerTotal, post } from './ledger';
 
@@ -128,6 +129,27 @@ describe('RuralRoute credit pays before the card', () => {
     expect(await chargesFor(s.request.id)).toEqual([{ amount: TOTAL - 500, refunded: 250 }]);
     const [pending] = await balances(db(), ['refunds_pending']);
     expect(pending).toBe(0);
+    expect(await ledgerTotal(db())).toBe(0);
+  });
+});
+
+describe('a crash between the charge of the card part and choose’s commit', () => {
+  it('is repaired by reconciliation: the card part refunded, the credit never taken', async () => {
+    const s = await story(1);
+    const bookingId = s.offers[0]!.id;
+    await giveCredit(s.requester.user.id, 500);
+    const booking = await bookingParties(db(), bookingId);
+    // The process charged the card's part, then died before choose's transaction (which takes the credit) committed.
+    const charged = await ctx.app.payments.chargeForChoice(booking, {
+      card: { number: '4242424242424242', expiry: TEST_CARD.expiry, cvc: TEST_CARD.cvc, zip: TEST_CARD.zip },
+    });
+    expect(charged).toMatchObject({ creditCents: 500 });
+    expect(await creditBalance(db(), s.requester.user.id)).toBe(500);
+    expect(await ctx.app.payments.repairStale(new Date(Date.now() + 11 * 60_000))).toBe(1);
+    await ctx.app.jobs.runDue();
+    expect(await paymentOf(bookingId)).toMatchObject({ state: 'voided' });
+    expect(await chargesFor(s.request.id)).toEqual([{ amount: TOTAL - 500, refunded: TOTAL - 500 }]);
+    expect(await creditBalance(db(), s.requester.user.id)).toBe(500);
     expect(await ledgerTotal(db())).toBe(0);
   });
 });
