@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DISPUTE_ERRORS,
@@ -528,7 +528,8 @@ describe('the booking timeline of a decided dispute', () => {
     const events = await db()
       .select({ type: bookingEvents.type, actorId: bookingEvents.actorId })
       .from(bookingEvents)
-      .where(eq(bookingEvents.bookingId, s.bookingId));
+      .where(eq(bookingEvents.bookingId, s.bookingId))
+      .orderBy(asc(bookingEvents.createdAt), asc(bookingEvents.id));
     expect(events.at(-1)).toEqual({ type: 'resolved', actorId: null });
   });
 });

@@ -111,7 +111,8 @@ describe('My Requests', () => {
     expect(card.getByText('Open')).toBeVisible();
   });
 
-  it('shows the server message for a refused create and keeps the form filled', async () => {
+  // A long form typed key by key: on a busy 2-core run it takes seconds (as the payouts form's test allows).
+  it('shows the server message for a refused create and keeps the form filled', { timeout: 15_000 }, async () => {
     stubApi({
       'GET /requests/mine': () => ({ body: emptyPage }),
       'POST /requests': () => ({ status: 400, body: { code: 'validation_error', message: 'Title is required' } }),
@@ -119,7 +120,7 @@ describe('My Requests', () => {
     const user = await openForm();
     await fillRequired(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
-    expect(await screen.findByText('Validation Error')).toBeVisible();
+    expect(await screen.findByText('Validation Error', {}, { timeout: 5000 })).toBeVisible();
     expect(screen.getByLabelText('Title')).toHaveValue('Feed from the co-op');
   });
 
