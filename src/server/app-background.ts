@@ -3,6 +3,7 @@ import type { AppContext, AppServices } from './app-services';
 import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { periodic } from './core/periodic';
 import { foldListVersions } from './db/list-versions';
+import { endHeldBooking } from './bookings';
 import { createClaimJobs, GUARANTEE_CLAIM_JOB, GUARANTEE_REFUND_JOB } from './disputes';
 import { createJobWorker } from './jobs';
 import { createMailer, EMAIL_JOB, emailJobHandler } from './mail';
@@ -68,7 +69,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   // Each instance offers the day's reconciliation every hour; the day's key lets one through.
   const reconcileDaily = periodic('reconcile', () => services.reconciliation.scheduleDaily(clock()), HOUR);
   // Provider webhooks stored by the route, applied once each (a driver's payouts becoming active).
-  jobs.register(PAYMENT_WEBHOOK_JOB, paymentWebhookHandler(db, services.payments.provider));
+  jobs.register(PAYMENT_WEBHOOK_JOB, paymentWebhookHandler(db, services.payments.provider, endHeldBooking));
 
   // Old read notifications and finished jobs, hourly.
   const notificationSweep = createNotificationSweep(db, clock);

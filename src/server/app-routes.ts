@@ -68,6 +68,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     payouts: s.payouts,
     provider: s.payments.provider,
     reconciliation: s.reconciliation,
+    chargebacks: s.chargebacks,
+    reserve: s.reserve,
     throttle,
   };
 

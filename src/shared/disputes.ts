@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { formatCents } from './money';
+import { dollarsSchema, formatCents } from './money';
+
+export { dollarsSchema };
 import { ledgerTrailSchema } from './payments';
 
 /**
@@ -111,6 +113,11 @@ export const DISPUTE_ERRORS = {
     title: 'Error',
     message: 'Only the other person may respond, once, while the dispute is open.',
   },
+  chargeback_on_hold: {
+    title: 'Error',
+    message:
+      'The requester’s bank is reviewing a card dispute of this payment. Nothing can be completed, cancelled or decided until it has closed.',
+  },
 } as const;
 
 export const disputeReasonSchema = z.enum(DISPUTE_REASON_CODES, { error: 'Choose what happened' });
@@ -127,15 +134,6 @@ const detailsSchema = z
   .trim()
   .min(1, DETAILS_REQUIRED_MESSAGE)
   .max(DISPUTE_DETAILS_MAX, DETAILS_TOO_LONG_MESSAGE);
-
-/** Dollars as typed ('35', '35.5', '$35.00') -> cents; anything else fails. */
-export const dollarsSchema = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .transform((v) => v.replace(/^\$/, '').replace(/,/g, ''))
-    .refine((v) => /^\d{1,7}(\.\d{1,2})?$/.test(v), message)
-    .transform((v) => Math.round(Number(v) * 100));
 
 /** The report form's fields besides the photos (multipart `reason`, `details`, `item_value`; `photos` repeated). */
 export const disputeReportSchema = z.object({

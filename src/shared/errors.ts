@@ -69,6 +69,12 @@ export const ERROR_CODES = [
   'dispute_on_hold',
   'dispute_already_decided',
   'dispute_response_not_allowed',
+  // A card dispute (chargeback) the provider reported holds the booking's money until the bank decides.
+  'chargeback_on_hold',
+  // The admin page's test chargebacks (src/shared/payments.ts, CHARGEBACK_ERRORS).
+  'chargeback_open',
+  'chargeback_not_possible',
+  'chargeback_closed',
   'internal_error',
 ] as const;
 

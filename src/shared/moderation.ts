@@ -27,6 +27,8 @@ export const MODERATION_ACTIONS = [
   'claim_decline',
   // A problem reported after completion that moves no money, answered with a note.
   'dispute_close',
+  // An admin adding the platform's money to the Delivery Guarantee's reserve (the payments page).
+  'reserve_fund',
 ] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 

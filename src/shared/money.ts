@@ -1,4 +1,14 @@
+import { z } from 'zod';
 import type { PaymentCheckout, PaymentQuote } from './payments';
+
+/** Dollars as typed ('35', '35.5', '$35.00') -> cents; anything else fails. */
+export const dollarsSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .transform((v) => v.replace(/^\$/, '').replace(/,/g, ''))
+    .refine((v) => /^\d{1,7}(\.\d{1,2})?$/.test(v), message)
+    .transform((v) => Math.round(Number(v) * 100));
 
 /** Compensation is a decimal string with at most 2 places ("12.5", "0.99"), never a float. */
 export const COMPENSATION_MAX_CENTS = 1_000_000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dollarsSchema } from './money';
 
 /**
  * Paying for a delivery (issue 35, docs/payments.md): the card form of the embedded test provider and the messages
@@ -82,10 +83,45 @@ export const PAYMENT_ERRORS = {
 } as const;
 
 export const PAYMENT_STATES = ['held', 'released', 'refunded', 'partly_refunded'] as const;
+export const CHARGEBACK_LABEL = 'Chargeback';
+
+/** A card dispute's statuses, as the provider names them (Stripe's); the last three are final. */
+export const CHARGEBACK_STATUSES = [
+  'warning_needs_response',
+  'warning_under_review',
+  'needs_response',
+  'under_review',
+  'warning_closed',
+  'won',
+  'lost',
+] as const;
+export const CHARGEBACK_FINAL_STATUSES = ['warning_closed', 'won', 'lost'] as const;
+export type ChargebackStatus = (typeof CHARGEBACK_STATUSES)[number];
+
+/** A card dispute's status as admins read it. */
+export function chargebackStatusLabel(status: ChargebackStatus): string {
+  switch (status) {
+    case 'won':
+      return 'Won';
+    case 'lost':
+      return 'Lost';
+    case 'warning_closed':
+      return 'Closed';
+    case 'under_review':
+    case 'warning_under_review':
+      return 'Under review';
+    default:
+      return 'Needs response';
+  }
+}
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-/** A payment's state as people read it: 'Held', 'Released', 'Refunded {amount}', 'Partly refunded {amount}'. */
-export function paymentStateLabel(state: PaymentState, refunded: string): string {
+/**
+ * A payment's state as people read it: 'Held', 'Released', 'Refunded {amount}', 'Partly refunded {amount}', or
+ * 'Chargeback' while a card dispute the bank opened is open or was decided for the cardholder (issue 36).
+ */
+export function paymentStateLabel(state: PaymentState, refunded: string, chargeback = false): string {
+  if (chargeback) return CHARGEBACK_LABEL;
   switch (state) {
     case 'held':
       return 'Held';
@@ -117,6 +153,8 @@ export const bookingPaymentSchema = z.object({
   test_mode: z.boolean(),
   /** An open dispute holds the money (shown 'On hold'): nothing is released or refunded until it is decided. */
   on_hold: z.boolean(),
+  /** A card dispute (chargeback) the bank opened, or decided for the cardholder: shown 'Chargeback'. */
+  chargeback: z.boolean(),
   /** While held: what cancelling now, by the viewer, would refund the requester (the cancel dialog says it). */
   refund_if_cancelled_cents: z.number().int().nullable(),
 });
@@ -212,6 +250,8 @@ export const paidItemSchema = z.object({
   credit_cents: z.number().int(),
   refunded_cents: z.number().int(),
   state: z.enum(PAYMENT_STATES),
+  /** A card dispute of it is open, or was decided for the cardholder: shown 'Chargeback'. */
+  chargeback: z.boolean(),
   paid_at: z.string(),
 });
 export type PaidItem = z.infer<typeof paidItemSchema>;
@@ -223,6 +263,7 @@ export const earnedItemSchema = z.object({
   title: z.string(),
   amount_cents: z.number().int(),
   state: z.enum(PAYMENT_STATES),
+  chargeback: z.boolean(),
   at: z.string(),
 });
 export type EarnedItem = z.infer<typeof earnedItemSchema>;
@@ -258,6 +299,8 @@ export const receiptSchema = z.object({
   /** What the driver received (the compensation, half of it after a cancellation past pickup, or 0). */
   driver_received_cents: z.number().int(),
   state: z.enum(PAYMENT_STATES),
+  /** A card dispute of it is open, or was decided for the cardholder: shown 'Chargeback'. */
+  chargeback: z.boolean(),
   paid_at: z.string(),
   settled_at: z.string().nullable(),
   test_mode: z.boolean(),
@@ -282,6 +325,8 @@ export const adminPaymentTotalsSchema = z.object({
   paid_out_cents: z.number().int(),
   refunds_pending_cents: z.number().int(),
   payouts_pending_cents: z.number().int(),
+  /** What card disputes cost the platform so far: withdrawn amounts and fees, less reinstated and recovered. */
+  chargeback_losses_cents: z.number().int(),
 });
 export const reconciliationSchema = z.object({
   id: z.string(),
@@ -327,3 +372,58 @@ export const ledgerTrailSchema = z.object({
   ),
 });
 export type LedgerTrail = z.infer<typeof ledgerTrailSchema>;
+
+/** One card dispute (chargeback), as the admin payments page lists it. */
+export const adminChargebackSchema = z.object({
+  id: z.string(),
+  payment_id: z.string(),
+  booking_id: z.string(),
+  title: z.string(),
+  requester_name: z.string(),
+  driver_name: z.string(),
+  status: z.enum(CHARGEBACK_STATUSES),
+  /** The bank's reason as the provider names it ('fraudulent', 'product_not_received', ...). */
+  reason: z.string(),
+  amount_cents: z.number().int(),
+  fee_cents: z.number().int(),
+  /** What the platform has lost on it so far. */
+  lost_cents: z.number().int(),
+  opened_at: z.string(),
+  closed_at: z.string().nullable(),
+  payment_state: z.enum(PAYMENT_STATES),
+  /** The booking's money is held by it until the bank decides. */
+  on_hold: z.boolean(),
+  /** What the driver was released of this payment: not taken back automatically (an admin decides). */
+  driver_received_cents: z.number().int(),
+  /** The driver's Available balance now (what has not been paid out yet). */
+  driver_available_cents: z.number().int(),
+  test_mode: z.boolean(),
+});
+export type AdminChargeback = z.infer<typeof adminChargebackSchema>;
+/** The test provider's bank: raising a card dispute on a payment, and closing it won or lost (admin page). */
+export const CHARGEBACK_OUTCOMES = ['won', 'lost'] as const;
+export const chargebackCloseSchema = z.object({
+  outcome: z.enum(CHARGEBACK_OUTCOMES, { error: 'Choose won or lost' }),
+});
+export const TEST_CHARGEBACK_FEE_CENTS = 1500;
+
+/** 'Add to the reserve' (admins): the platform's own money into the Delivery Guarantee's reserve, with a note. */
+export const RESERVE_FUND_MAX_CENTS = 10_000_000;
+export const RESERVE_AMOUNT_MESSAGE = 'Enter an amount between $1.00 and $100,000.00';
+export const RESERVE_NOTE_MESSAGE = 'Write where the money comes from (at most 500 characters)';
+export const reserveFundSchema = z.object({
+  amount: dollarsSchema(RESERVE_AMOUNT_MESSAGE).refine(
+    (c) => c >= 100 && c <= RESERVE_FUND_MAX_CENTS,
+    RESERVE_AMOUNT_MESSAGE,
+  ),
+  note: z.string({ error: RESERVE_NOTE_MESSAGE }).trim().min(1, RESERVE_NOTE_MESSAGE).max(500, RESERVE_NOTE_MESSAGE),
+});
+export type ReserveFundInput = z.input<typeof reserveFundSchema>;
+export const CHARGEBACK_ERRORS = {
+  chargeback_open: { title: 'Error', message: 'This payment has a card dispute already.' },
+  chargeback_not_possible: {
+    title: 'Error',
+    message: 'Only a card payment of the test provider can be disputed from here.',
+  },
+  chargeback_closed: { title: 'Error', message: 'This card dispute is already closed.' },
+} as const;

@@ -148,6 +148,7 @@ export function makeBookingPayment(over: Partial<BookingPayment> = {}): BookingP
     total_cents: 1375,
     card_last4: '4242',
     refunded_cents: 0,
+    chargeback: false,
     held_at: '2026-05-02T09:00:00.000Z',
     settled_at: null,
     test_mode: true,

@@ -1,11 +1,11 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { bookingEvents, bookings, deliveryRequests } from '../db/schema';
 import type { Outbox } from '../events';
 import type { NewNotification } from '../notifications';
 import { enqueuePayoutRunIfActive, refundOnCancel } from '../payments';
 import { MOVES, type Move } from './lifecycle';
-import { announce, declineOffersWhere, eventRow } from './transitions';
+import { announce, declineOffersWhere, eventRow, notOnHold } from './transitions';
 
 /** The table's own moves, so an account's exit ends its bookings exactly as the person could have. */
 function move(action: Move['action'], role: Move['role']): Move {
@@ -73,8 +73,8 @@ export async function endBookingsOfLeavingUser(tx: Db, userId: string, out: Outb
   const cancelled = await tx
     .update(bookings)
     .set({ status: CANCEL.to, deliveryCode: null, endedAt: sql`clock_timestamp()` })
-    // A booking an open dispute holds stays as it is: its money waits for the moderator's decision (issue 36).
-    .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`, isNull(bookings.onHoldDisputeId)))
+    // A booking an open dispute (or a card dispute) holds stays as it is: its money waits for the decision (issue 36).
+    .where(and(mine, sql`${bookings.status} = ${sql.raw(`'${CANCEL.from}'`)}`, notOnHold()))
     .returning({ ...parties, pickedUpAt: bookings.pickedUpAt });
   // Paid bookings are refunded as if the leaving person had cancelled them (docs/payments.md).
   for (const b of cancelled) {

@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, inArray, sql } from 'drizzle-orm';
+import { aliasedTable, and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type {
   BookingDetail,
   BookingEvent,
@@ -20,9 +20,9 @@ import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
 import { latestDispute, mayReport } from '../disputes';
-import { creditBalance } from '../payments';
+import { chargebackShown, creditBalance } from '../payments';
 import { actionsFor } from './lifecycle';
-import { BOOKING_NOT_FOUND } from './transitions';
+import { BOOKING_NOT_FOUND, holdOf } from './transitions';
 
 const driverProfile = aliasedTable(profiles, 'driver_profile');
 const requesterProfile = aliasedTable(profiles, 'requester_profile');
@@ -77,6 +77,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
         onHoldDisputeId: bookings.onHoldDisputeId,
+        onHoldChargebackId: bookings.onHoldChargebackId,
         // 'Report a problem' stays open this long after completion (the database's clock, as the report checks it).
         inReportWindow: sql<boolean>`coalesce(${bookings.endedAt} > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false)`,
         // null: no dispute; false: only resolved ones; true: one is open (at most one is).
@@ -117,7 +118,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       details: e.details,
     }));
     const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;
-    const onHold = row.onHoldDisputeId !== null;
+    const onHold = holdOf(row) !== null;
     const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null, onHold) : null;
     // Disputes exist only on paid bookings.
     const dispute = payment && row.openDispute !== null ? await latestDispute(db, row.id, viewerId) : null;
@@ -126,7 +127,8 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       pickedUp: row.pickedUpAt !== null,
       inWindow: row.inReportWindow,
       paymentState: payment?.state ?? null,
-      openDispute: row.openDispute === true,
+      // A card dispute the bank is reviewing leaves no room for a second one here.
+      openDispute: row.openDispute === true || row.onHoldChargebackId !== null,
     };
     return {
       id: row.id,
@@ -173,7 +175,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
     onHold: boolean,
   ): Promise<BookingPayment | null> {
     const [p] = await db
-      .select()
+      .select({ ...getTableColumns(payments), chargeback: chargebackShown() })
       .from(payments)
       .where(and(eq(payments.bookingId, bookingId), inArray(payments.state, [...PAYMENT_STATES])));
     if (!p) return null;
@@ -192,6 +194,7 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       settled_at: p.settledAt?.toISOString() ?? null,
       test_mode: p.provider === 'test',
       on_hold: onHold && p.state === 'held',
+      chargeback: p.chargeback,
       refund_if_cancelled_cents:
         p.state === 'held' && !onHold ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
     };

@@ -4,3 +4,4 @@ export { announce, BOOKING_NOT_FOUND, declineOffersBetween, declinePendingOffers
 export { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 export { actionsFor, findMove, MOVES, type Move } from './lifecycle';
 export { endBookingsOfLeavingUser } from './account-exit';
+export { endHeldBooking, type HeldBooking } from './resolve';

@@ -29,13 +29,30 @@ const FINAL_STATUSES: ReadonlySet<BookingStatus> = new Set(['completed', 'declin
 
 export const stateChanged = () =>
   new DomainError('booking_state_changed', LIFECYCLE_ERRORS.booking_state_changed.message);
-/** An open dispute holds the booking (issue 36): it can be neither completed nor cancelled until decided. */
-export const onHold = () => new DomainError('dispute_on_hold', DISPUTE_ERRORS.dispute_on_hold.message);
+/**
+ * An open dispute, or a card dispute the bank is reviewing, holds the booking (issue 36): it can be neither completed
+ * nor cancelled until decided. The refusal names which.
+ */
+export const onHold = (by: Hold = 'dispute') =>
+  by === 'chargeback'
+    ? new DomainError('chargeback_on_hold', DISPUTE_ERRORS.chargeback_on_hold.message)
+    : new DomainError('dispute_on_hold', DISPUTE_ERRORS.dispute_on_hold.message);
 
-/** Whether an open dispute holds the booking now (why a guarded move out of 'confirmed' found no row). */
-async function heldByDispute(tx: Db, bookingId: string): Promise<boolean> {
-  const [row] = await tx.select({ held: bookings.onHoldDisputeId }).from(bookings).where(eq(bookings.id, bookingId));
-  return !!row?.held;
+type Hold = 'dispute' | 'chargeback';
+/** What holds a booking, from its two hold columns (a reported problem first: it is what people see). */
+export const holdOf = (b: { onHoldDisputeId: string | null; onHoldChargebackId: string | null }): Hold | null =>
+  b.onHoldDisputeId ? 'dispute' : b.onHoldChargebackId ? 'chargeback' : null;
+
+/** The guard of every move out of 'confirmed': nothing holds the booking. */
+export const notOnHold = () => and(isNull(bookings.onHoldDisputeId), isNull(bookings.onHoldChargebackId));
+
+/** What holds the booking now (why a guarded move out of 'confirmed' found no row), or null. */
+async function heldBy(tx: Db, bookingId: string): Promise<Hold | null> {
+  const [row] = await tx
+    .select({ onHoldDisputeId: bookings.onHoldDisputeId, onHoldChargebackId: bookings.onHoldChargebackId })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  return row ? holdOf(row) : null;
 }
 
 /** What an action carries besides the booking: cancel's reason, complete's code and photo. */
@@ -222,6 +239,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
         onHoldDisputeId: bookings.onHoldDisputeId,
+        onHoldChargebackId: bookings.onHoldChargebackId,
         requestStatus: deliveryRequests.status,
       })
       .from(bookings)
@@ -238,7 +256,8 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       role,
       status: row.status as BookingStatus,
       requestStatus: row.requestStatus as RequestStatus,
-      onHold: row.onHoldDisputeId !== null,
+      onHold: holdOf(row) !== null,
+      hold: holdOf(row),
     };
   }
 
@@ -267,7 +286,8 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
   async function perform(userId: string, bookingId: string, action: BookingAction, input: ActionInput = {}) {
     const booking = await load(userId, bookingId);
     const move = findMove(action, booking.role, booking);
-    if (!move) throw booking.onHold && booking.status === 'confirmed' ? onHold() : stateChanged();
+    if (!move)
+      throw booking.onHold && booking.status === 'confirmed' ? onHold(booking.hold ?? 'dispute') : stateChanged();
     const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
     // Choosing a driver on a paid request charges the card first, outside the transaction (a provider's call must
     // not hold row locks); the transaction then holds the money with the confirmation, or the charge is voided.
@@ -318,7 +338,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
           eq(bookings.status, move.from),
           move.once === 'picked_up' ? isNull(bookings.pickedUpAt) : undefined,
           // A dispute reported meanwhile holds the booking: this row lock decides which of the two came first.
-          move.from === 'confirmed' ? isNull(bookings.onHoldDisputeId) : undefined,
+          move.from === 'confirmed' ? notOnHold() : undefined,
         ),
       )
       // picked_up_at as committed when this row was locked: a pickup that landed after `load` read the booking
@@ -338,7 +358,10 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
         )
         select id, picked_up_at from changed`),
     );
-    if (!changed.length) throw (await heldByDispute(tx, booking.id)) ? onHold() : stateChanged();
+    if (!changed.length) {
+      const hold = await heldBy(tx, booking.id);
+      throw hold ? onHold(hold) : stateChanged();
+    }
     const out = new Outbox();
     announce(out, booking, move.to, move.event);
     const notices = [noticeOf(move, booking, actorId, input)];

@@ -5,7 +5,9 @@ import { disputes, ledgerAccounts, payments } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue, type JobHandler } from '../jobs';
 import { notify, type NewNotification } from '../notifications';
-import { cardRefundCents, post, type Line, type PaymentsProvider } from '../payments';
+import { cardRefundCents, GUARANTEE_CLAIM_JOB, post, type Line, type PaymentsProvider } from '../payments';
+
+export { GUARANTEE_CLAIM_JOB };
 
 /**
  * The Delivery Guarantee pays an approved claim from its reserve (decision 032): first back to the card, up to what
@@ -15,7 +17,6 @@ import { cardRefundCents, post, type Line, type PaymentsProvider } from '../paym
  */
 
 /** Tries an approved claim again until the reserve can pay it. */
-export const GUARANTEE_CLAIM_JOB = 'guarantee_claim';
 /** Sends the card part of a paid claim through the provider, then moves it out of refunds_pending. */
 export const GUARANTEE_REFUND_JOB = 'guarantee_refund';
 /** How long a claim waiting for funds waits before it is tried again. */

@@ -2,14 +2,17 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDispute } from '../../shared/disputes';
 import type { BookingDetail } from '../../shared/lifecycle';
+import { TEST_CHARGEBACK_FEE_CENTS } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { bookings, disputes, payments, users } from '../db/schema';
+import { bookings, chargebacks, disputes, payments, users } from '../db/schema';
 import { ledgerTotal } from '../payments';
 import { STRONG_PASSWORD, setupTwoInstances, type CallResult } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
+// requestBody's compensation is '12.5': the requester pays $13.75.
+const TOTAL = 1375;
 const SKIP_REASON = '(skipped without DATABASE_URL: PGlite has one connection, so no race)';
 
 /**
@@ -73,6 +76,49 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     }
     // Not asserted (the scheduler decides), but printed: the race ran both ways or one way.
     console.log(`report vs completion outcomes: ${[...outcomes].join(', ')}`);
+  });
+
+  it('a card dispute (chargeback) and a completion at the same moment: one wins, the money follows it (10 rounds)', async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 10; round++) {
+      const s = await confirmed(1, `Chargeback race ${round}`);
+      const [payment] = await db().select().from(payments).where(eq(payments.bookingId, s.bookingId));
+      // The test bank's events are stored through instance b; its job applies them there while a completes.
+      const raised = await b('POST', `/admin/payments/${payment!.id}/chargeback`, {
+        cookie: admins[0]!.token,
+        body: {},
+      });
+      expect(raised.status).toBe(204);
+      const [, completed] = await Promise.all([
+        ctx.apps[1].jobs.runDue(),
+        complete(s.driver.token, s.bookingId, s.code),
+      ]);
+      // Applied by b's run, or by a worker that claimed the job first: wait until it has been.
+      await until('the card dispute applied', async () => {
+        await ctx.apps[1].jobs.runDue();
+        const [row] = await db().select().from(chargebacks).where(eq(chargebacks.paymentId, payment!.id));
+        return Number(row?.lostCents) > 0;
+      });
+      const [booking] = await db().select().from(bookings).where(eq(bookings.id, s.bookingId));
+      const [after] = await db().select().from(payments).where(eq(payments.id, payment!.id));
+      const [cb] = await db().select().from(chargebacks).where(eq(chargebacks.paymentId, payment!.id));
+      // Either way the bank's withdrawal is the platform's loss, once.
+      expect(cb).toMatchObject({ lostCents: TOTAL + TEST_CHARGEBACK_FEE_CENTS });
+      if (completed.status === 200) {
+        // The completion came first: the driver is paid and keeps it; nothing is held.
+        expect(booking).toMatchObject({ status: 'completed', onHoldChargebackId: null });
+        expect(after).toMatchObject({ state: 'released' });
+        outcomes.add('completed first');
+      } else {
+        expect(completed.status).toBe(409);
+        expect((completed as unknown as CallResult<{ code: string }>).body.code).toBe('chargeback_on_hold');
+        expect(booking).toMatchObject({ status: 'confirmed', onHoldChargebackId: cb!.id });
+        expect(after).toMatchObject({ state: 'held' });
+        outcomes.add('chargeback first');
+      }
+      expect(await ledgerTotal(db())).toBe(0);
+    }
+    console.log(`chargeback vs completion outcomes: ${[...outcomes].join(', ')}`);
   });
 
   /** Resolves once a statement of the app waits on a row lock of `bookings` (matching `pattern`). */

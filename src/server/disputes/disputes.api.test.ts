@@ -8,6 +8,7 @@ import {
   type AdminDispute,
 } from '../../shared/disputes';
 import type { BookingDetail } from '../../shared/lifecycle';
+import { RESERVE_AMOUNT_MESSAGE, RESERVE_NOTE_MESSAGE } from '../../shared/payments';
 import {
   bookingEvents,
   bookings,
@@ -449,11 +450,29 @@ describe('after completion: the Delivery Guarantee', () => {
     expect(retry).toMatchObject({ kind: GUARANTEE_CLAIM_JOB, status: 'queued' });
 
     // The reserve grows; the retry pays the whole claim: $13.75 back to the card, the rest as credit.
-    await fundReserve(2000, id);
-    await db()
-      .update(jobs)
-      .set({ runAt: sql`now()` })
-      .where(eq(jobs.id, retry!.id));
+    // An admin adds the platform's money to the reserve ('Add to the reserve'): the waiting claim is tried at once.
+    const refused = await call('POST', '/admin/payments/reserve', {
+      cookie: admin.token,
+      body: { amount: '0.50', note: 'Seed money' },
+    });
+    expect(refused).toMatchObject({ status: 400, body: { message: RESERVE_AMOUNT_MESSAGE } });
+    expect(
+      await call('POST', '/admin/payments/reserve', { cookie: admin.token, body: { amount: '20', note: ' ' } }),
+    ).toMatchObject({ status: 400, body: { message: RESERVE_NOTE_MESSAGE } });
+    expect(
+      (await call('POST', '/admin/payments/reserve', { cookie: s.requester.token, body: { amount: '20', note: 'x' } }))
+        .status,
+    ).toBe(404);
+    const funded = await call<{ guarantee_reserve_cents: number }>('POST', '/admin/payments/reserve', {
+      cookie: admin.token,
+      body: { amount: '$20.00', note: 'The founders’ seed money for the guarantee.' },
+    });
+    expect(funded).toMatchObject({ status: 200, body: { guarantee_reserve_cents: reserve! + 2000 } });
+    const [logged] = await db()
+      .select()
+      .from(moderationActions)
+      .where(and(eq(moderationActions.action, 'reserve_fund'), eq(moderationActions.adminId, admin.user.id)));
+    expect(logged).toMatchObject({ amountCents: 2000, note: 'The founders’ seed money for the guarantee.' });
     const [driverBefore] = await balances(db(), [{ driver: s.driver.user.id }]);
     await ctx.app.jobs.runDue();
     const [row] = await disputeRows(s.bookingId);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   APPROVED_AMOUNT_MESSAGE,
@@ -24,7 +24,14 @@ import type { Page } from '../../shared/marketplace';
 import { disputeSplit } from '../../shared/money';
 import type { PaymentState } from '../../shared/payments';
 import type { BookingStatus } from '../../shared/statuses';
-import { BOOKING_NOT_FOUND, readPhotoUpload, stateChanged, toStoredPhoto, type StoredPhoto } from '../bookings';
+import {
+  BOOKING_NOT_FOUND,
+  endHeldBooking,
+  readPhotoUpload,
+  stateChanged,
+  toStoredPhoto,
+  type StoredPhoto,
+} from '../bookings';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -45,7 +52,7 @@ import {
 } from '../db/schema';
 import { Outbox } from '../events';
 import { notify, type NewNotification } from '../notifications';
-import { refundHeld, type PaymentFlow, type PaymentReader } from '../payments';
+import { chargebackShown, refundHeld, type PaymentFlow, type PaymentReader } from '../payments';
 import { enqueueClaimRetry, payClaim } from './claims';
 import { disputeKindFor } from './rules';
 import { selectDisputes, toDisputeView, type DisputeRow } from './view';
@@ -111,6 +118,8 @@ interface DisputeCase {
   itemValueCents: number | null;
   compensationCents: number;
   feeCents: number;
+  /** The payment has a card dispute the bank is reviewing, or decided for the cardholder. */
+  chargeback: boolean;
 }
 
 const openCursor = z.tuple([cursorInstant, cursorUuid]);
@@ -138,11 +147,12 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
         picked_up: boolean;
         in_window: boolean;
         on_hold: boolean;
+        charged_back: boolean;
       }>(
         await tx.execute(sql`
           select id, request_id, status, driver_id, requester_id, picked_up_at is not null as picked_up,
             coalesce(ended_at > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false) as in_window,
-            on_hold_dispute_id is not null as on_hold
+            on_hold_dispute_id is not null as on_hold, on_hold_chargeback_id is not null as charged_back
           from ${bookings}
           where id = ${bookingId} and (driver_id = ${userId} or requester_id = ${userId})
           for update`),
@@ -162,6 +172,7 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
         .select({ id: disputes.id })
         .from(disputes)
         .where(and(eq(disputes.bookingId, bookingId), eq(disputes.state, 'open')));
+      if (b.charged_back) throw refuse('chargeback_on_hold');
       if (open || b.on_hold) throw refuse('dispute_open');
       const kind = disputeKindFor(
         {
@@ -403,6 +414,7 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
         itemValueCents: disputes.itemValueCents,
         compensationCents: payments.compensationCents,
         feeCents: payments.feeCents,
+        chargeback: chargebackShown(),
       })
       .from(disputes)
       .innerJoin(bookings, eq(bookings.id, disputes.bookingId))
@@ -452,6 +464,9 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
     const d = await loadCase(disputeId);
     if (!DECISIONS_BY_KIND[d.kind].includes(input.decision))
       throw invalid('This decision does not apply to this dispute.');
+    // The bank decides a charged-back payment's money: RuralRoute moves none of it meanwhile (a refund, a release or a
+    // claim paid on top of what the bank gives back would pay twice).
+    if (d.chargeback && input.decision !== 'decline') throw refuse('chargeback_on_hold');
     const amounts = amountsOf(d, input);
     await db.transaction(async (tx) => {
       const decided = await tx
@@ -519,34 +534,9 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
     out: Outbox,
   ): Promise<NewNotification[]> {
     const completes = decision !== 'refund';
-    const to: BookingStatus = completes ? 'completed' : 'cancelled';
-    const movedRequest = await tx
-      .update(deliveryRequests)
-      .set({ status: completes ? 'completed' : 'open' })
-      .where(and(eq(deliveryRequests.id, d.requestId), eq(deliveryRequests.status, 'matched')))
-      .returning({ id: deliveryRequests.id });
-    const moved = await tx
-      .update(bookings)
-      .set({ status: to, deliveryCode: null, onHoldDisputeId: null, endedAt: sql`clock_timestamp()` })
-      .where(and(eq(bookings.id, d.bookingId), eq(bookings.onHoldDisputeId, d.id), eq(bookings.status, 'confirmed')))
-      .returning({ id: bookings.id });
-    if (!movedRequest.length || !moved.length) throw stateChanged();
-    await tx.insert(bookingEvents).values({
-      bookingId: d.bookingId,
-      driverId: d.driverId,
-      requesterId: d.requesterId,
-      actorId: null,
-      type: completes ? 'resolved' : 'cancelled',
-      fromStatus: 'confirmed',
-      toStatus: to,
-      reason: completes ? null : 'resolved_by_ruralroute',
-    });
-    out.add([d.driverId, d.requesterId], 'booking.changed', {
-      booking_id: d.bookingId,
-      request_id: d.requestId,
-      status: to,
-      event_type: completes ? 'resolved' : 'cancelled',
-    });
+    // A card dispute that landed meanwhile holds it too: the guard finds no row then.
+    const heldBy = and(eq(bookings.onHoldDisputeId, d.id), isNull(bookings.onHoldChargebackId));
+    if (!(await endHeldBooking(tx, d, completes, heldBy, out))) throw stateChanged();
     if (decision === 'release') {
       const released = await deps.payments.release(tx, d.bookingId);
       return released ? [released] : [];

@@ -47,6 +47,10 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   dispute_on_hold: { status: 409 },
   dispute_already_decided: { status: 409 },
   dispute_response_not_allowed: { status: 409 },
+  chargeback_on_hold: { status: 409 },
+  chargeback_open: { status: 409 },
+  chargeback_not_possible: { status: 409 },
+  chargeback_closed: { status: 409 },
   // A webhook not signed with our secret: refused, never stored (Stripe shows the 400 on the endpoint's page).
   invalid_signature: { status: 400 },
   // The conversation is read-only now (30 days after the booking ended).

@@ -15,6 +15,8 @@ export {
   type PaymentFlow,
 } from './flow';
 export { createTestProvider } from './test-provider';
+export { createReserve, GUARANTEE_CLAIM_JOB, type Reserve } from './reserve';
+export { applyChargebackEvent, chargebackShown, CHARGEBACK_EVENT_TYPES } from './chargebacks';
 export { createPayouts, enqueuePayoutRunIfActive, PAYOUT_RUN_JOB, PAYOUT_SEND_JOB, type Payouts } from './payouts';
 export { createPaymentReader, type PaymentReader } from './reader';
 export { createReconciliation, RECONCILE_JOB, type PaymentReconciliation } from './reconcile';

@@ -1,7 +1,13 @@
 import { inArray, or, sql } from 'drizzle-orm';
 import { rowsOf } from '../db/result-rows';
 import type { Db } from '../db/client';
-import { ledgerAccounts, ledgerEntries, ledgerTransactions, LEDGER_TRANSACTION_KINDS } from '../db/schema';
+import {
+  ledgerAccounts,
+  ledgerEntries,
+  ledgerTransactions,
+  LEDGER_TRANSACTION_KINDS,
+  UNGUARDED_ACCOUNT_KINDS,
+} from '../db/schema';
 
 /**
  * The double-entry ledger (decision 029, docs/payments.md). Every money move is one `post`: a ledger transaction
@@ -19,6 +25,8 @@ export type AccountRef =
   | 'guarantee_reserve'
   | 'refunds_pending'
   | 'payouts_pending'
+  /** What card disputes cost the platform (negative by the loss): the one platform account besides 'outside' that may be. */
+  | 'chargeback_losses'
   | { held: string /* payment id */ }
   | { driver: string /* user id */ }
   /** RuralRoute credit (an approved guarantee claim beyond what was paid), spent before the card. */
@@ -80,7 +88,13 @@ function accountRow(ref: AccountRef): {
   paymentId: string | null;
   allowNegative: boolean;
 } {
-  if (typeof ref === 'string') return { kind: ref, userId: null, paymentId: null, allowNegative: ref === 'outside' };
+  if (typeof ref === 'string')
+    return {
+      kind: ref,
+      userId: null,
+      paymentId: null,
+      allowNegative: (UNGUARDED_ACCOUNT_KINDS as readonly string[]).includes(ref),
+    };
   if ('held' in ref) return { kind: 'held', userId: null, paymentId: ref.held, allowNegative: false };
   if ('driver' in ref) return { kind: 'driver', userId: ref.driver, paymentId: null, allowNegative: false };
   if ('credit' in ref) return { kind: 'credit', userId: ref.credit, paymentId: null, allowNegative: false };

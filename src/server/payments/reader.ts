@@ -28,6 +28,7 @@ import {
   payouts,
   profiles,
 } from '../db/schema';
+import { chargebackShown } from './chargeback-shown';
 import { accountKey, creditBalance } from './ledger';
 import type { PayoutState } from './payouts';
 
@@ -50,6 +51,7 @@ const columns = {
   createdAt: payments.createdAt,
   heldAt: payments.heldAt,
   settledAt: payments.settledAt,
+  chargeback: chargebackShown(),
 };
 interface Row {
   id: string;
@@ -63,6 +65,7 @@ interface Row {
   createdAt: Date;
   heldAt: Date | null;
   settledAt: Date | null;
+  chargeback: boolean;
 }
 
 /** What the driver received of a payment: everything once released, what they kept after a late cancellation. */
@@ -86,6 +89,7 @@ const paidItem = (r: Row): PaidItem => ({
   credit_cents: Number(r.creditCents),
   refunded_cents: Number(r.refundedCents),
   state: r.state as PaymentState,
+  chargeback: r.chargeback,
   paid_at: (r.heldAt ?? r.createdAt).toISOString(),
 });
 
@@ -134,6 +138,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
       title: r.title,
       amount_cents: r.state === 'held' ? Number(r.compensationCents) : driverReceived(r),
       state: r.state as PaymentState,
+      chargeback: r.chargeback,
       at: (r.settledAt ?? r.heldAt ?? r.createdAt).toISOString(),
     }));
 
@@ -198,6 +203,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
       refunded_cents: Number(p.refundedCents),
       driver_received_cents: driverReceived(p),
       state: p.state as PaymentState,
+      chargeback: p.chargeback,
       paid_at: (p.heldAt ?? p.createdAt).toISOString(),
       settled_at: p.settledAt?.toISOString() ?? null,
       test_mode: p.provider === 'test',
@@ -223,7 +229,8 @@ export function createPaymentReader(db: Db, testMode: boolean) {
           (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'driver')::text as available,
           (select coalesce(sum(${payouts.amountCents}), 0) from ${payouts} where ${payouts.state} = 'paid')::text as paid_out,
           (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'refunds_pending')::text as refunds_pending,
-          (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'payouts_pending')::text as payouts_pending`),
+          (select coalesce(sum(balance), 0) from ${ledgerAccounts} where kind = 'payouts_pending')::text as payouts_pending,
+          (select coalesce(-sum(balance), 0) from ${ledgerAccounts} where kind = 'chargeback_losses')::text as chargeback_losses`),
     );
     const n = (k: string) => Number(t?.[k] ?? 0);
     return {
@@ -237,6 +244,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
         paid_out_cents: n('paid_out'),
         refunds_pending_cents: n('refunds_pending'),
         payouts_pending_cents: n('payouts_pending'),
+        chargeback_losses_cents: n('chargeback_losses'),
       },
       last_reconciliation: await lastReconciliation(),
       test_mode: testMode,

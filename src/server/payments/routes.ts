@@ -5,6 +5,8 @@ import {
   creditBalanceSchema,
   adminPaymentItemSchema,
   adminPaymentsSchema,
+  adminChargebackSchema,
+  chargebackCloseSchema,
   earnedItemSchema,
   earningsSummarySchema,
   ledgerTrailSchema,
@@ -22,7 +24,9 @@ import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAdmin, requireAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
+import { CHARGEBACK_NOT_FOUND, type Chargebacks } from './chargebacks';
 import type { Payouts } from './payouts';
+import type { Reserve } from './reserve';
 import type { PaymentsProvider } from './provider';
 import { RECEIPT_NOT_FOUND, type PaymentReader } from './reader';
 import type { PaymentReconciliation } from './reconcile';
@@ -137,11 +141,70 @@ const adminReconcileRoute = createRoute({
   responses: { ...ok('A reconciliation run now', reconciliationSchema), ...errorResponses(400, 429) },
 });
 
+const adminChargebacksRoute = createRoute({
+  method: 'get',
+  path: '/chargebacks',
+  hide: true,
+  request: { query: pageQuerySchema },
+  responses: {
+    ...ok('Every card dispute (chargeback), newest first', pageSchema(adminChargebackSchema)),
+    ...errorResponses(400),
+  },
+});
+const raiseChargebackRoute = createRoute({
+  method: 'post',
+  path: '/{id}/chargeback',
+  hide: true,
+  request: {
+    params: idParamSchema,
+    body: {
+      required: false,
+      content: { 'application/json': { schema: objectBody(z.object({}), INPUT_FALLBACK_MESSAGE) } },
+    },
+  },
+  responses: { 204: { description: 'The test bank opened a card dispute' }, ...errorResponses(400, 404, 409, 429) },
+});
+const closeChargebackRoute = createRoute({
+  method: 'post',
+  path: '/chargebacks/{id}/close',
+  hide: true,
+  request: {
+    params: idParamSchema,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: objectBody(chargebackCloseSchema, INPUT_FALLBACK_MESSAGE) } },
+    },
+  },
+  responses: { 204: { description: 'The test bank closed the card dispute' }, ...errorResponses(400, 404, 409, 429) },
+});
+
+const reserveFundRoute = createRoute({
+  method: 'post',
+  path: '/reserve',
+  hide: true,
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: objectBody(z.object({ amount: z.string(), note: z.string() }).partial(), INPUT_FALLBACK_MESSAGE),
+        },
+      },
+    },
+  },
+  responses: {
+    ...ok("The reserve's balance after the money was added", z.object({ guarantee_reserve_cents: z.number().int() })),
+    ...errorResponses(400, 429),
+  },
+});
+
 export interface PaymentRouteDeps {
   reader: PaymentReader;
   payouts: Payouts;
   provider: PaymentsProvider;
   reconciliation: PaymentReconciliation;
+  chargebacks: Chargebacks;
+  reserve: Reserve;
   throttle: MiddlewareHandler<AppEnv>;
 }
 
@@ -190,7 +253,7 @@ export function paymentRoutes({ reader, payouts, provider, throttle }: PaymentRo
 }
 
 /** `/admin/payments/...` (admins only; 404 for everyone else): totals, every payment, ledger trails, reconciling. */
-export function adminPaymentRoutes({ reader, reconciliation, throttle }: PaymentRouteDeps) {
+export function adminPaymentRoutes({ reader, reconciliation, chargebacks, reserve, throttle }: PaymentRouteDeps) {
   const router = createRouter();
   router.use('*', requireAdmin);
   router.openapi(adminOverviewRoute, async (c) => c.json(await reader.adminOverview(), 200));
@@ -202,6 +265,27 @@ export function adminPaymentRoutes({ reader, reconciliation, throttle }: Payment
   );
   router.openapi({ ...adminReconcileRoute, middleware: [throttle] }, async (c) =>
     c.json(await reconciliation.run('admin'), 200),
+  );
+  router.openapi({ ...reserveFundRoute, middleware: [throttle] }, async (c) =>
+    c.json(await reserve.fund(currentAuth(c).user.id, c.req.valid('json')), 200),
+  );
+  router.openapi(adminChargebacksRoute, async (c) => c.json(await chargebacks.adminList(c.req.valid('query')), 200));
+  // The test provider's bank (test mode only: a real card dispute comes from Stripe's webhooks).
+  router.openapi(
+    { ...raiseChargebackRoute, middleware: [throttle] },
+    async (c) => {
+      await chargebacks.raiseTest(c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+    notFoundOnBadId(RECEIPT_NOT_FOUND),
+  );
+  router.openapi(
+    { ...closeChargebackRoute, middleware: [throttle] },
+    async (c) => {
+      await chargebacks.closeTest(c.req.valid('param').id, c.req.valid('json').outcome);
+      return c.body(null, 204);
+    },
+    notFoundOnBadId(CHARGEBACK_NOT_FOUND),
   );
   return router;
 }

@@ -1,9 +1,11 @@
 import type { Db } from '../db/client';
+import { createChargebacks } from './chargebacks';
 import { createPaymentFlow } from './flow';
 import { createPayouts } from './payouts';
 import type { PaymentsProvider } from './provider';
 import { createPaymentReader } from './reader';
 import { createReconciliation } from './reconcile';
+import { createReserve } from './reserve';
 
 /** Everything payments are made of, on one provider: the booking's money, payouts, what people read, reconciling. */
 export function createPaymentServices(db: Db, provider: PaymentsProvider, appUrl: string) {
@@ -13,5 +15,7 @@ export function createPaymentServices(db: Db, provider: PaymentsProvider, appUrl
     payouts: createPayouts(db, provider, appUrl),
     paymentReader: createPaymentReader(db, !provider.live),
     reconciliation: createReconciliation(db, provider, payments),
+    chargebacks: createChargebacks(db),
+    reserve: createReserve(db),
   };
 }

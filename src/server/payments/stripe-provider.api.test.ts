@@ -10,10 +10,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingDetail, RequestDetail } from '../../shared/lifecycle';
-import { CARD_DECLINED_MESSAGE } from '../../shared/payments';
+import { CARD_DECLINED_MESSAGE, type AdminChargeback } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { jobs, paymentWebhookEvents, payments, payoutAccounts } from '../db/schema';
-import { setupTestApp } from '../test/harness';
+import { bookings, chargebacks, jobs, paymentWebhookEvents, payments, payoutAccounts, users } from '../db/schema';
+import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
 import { bookingParties, bookingStateOf } from '../test/payments';
 import { createStripeStandIn } from '../test/stripe-stand-in';
@@ -41,9 +41,14 @@ beforeAll(async () => {
 });
 afterAll(() => stand.close());
 
-const { ctx, call, signUpAndIn } = setupTestApp(env);
+const { ctx, call, signUpAndIn, signIn } = setupTestApp(env);
 const { act, story } = lifecycleHelpers(call, signUpAndIn);
 const db = () => ctx.database.db;
+async function adminSession() {
+  const account = await signUpAndIn('Pay Admin');
+  await db().update(users).set({ role: 'admin' }).where(eq(users.id, account.user.id));
+  return { ...account, token: await signIn(account.email, STRONG_PASSWORD) };
+}
 const provider = () => ctx.app.payments.provider;
 
 // requestBody's compensation is '12.5': the driver receives $12.50, the fee is $1.25, the requester pays $13.75.
@@ -471,6 +476,143 @@ describe('webhooks', () => {
     await ctx.app.jobs.runDue();
     expect(await statusOf(userId)).toBe('pending');
     expect(await payoutRuns(userId)).toHaveLength(1);
+  });
+
+  describe('chargebacks: charge.dispute.created, .funds_withdrawn and .closed, each delivered twice', () => {
+    const FEE = 1500;
+    /** A dispute of the payment's charge as Stripe's events carry it, with the balance transactions so far. */
+    const disputeOf = (
+      chargeId: string,
+      id: string,
+      status: string,
+      bts: { id: string; net: number; fee: number }[],
+    ) => ({
+      id,
+      object: 'dispute',
+      charge: chargeId,
+      amount: TOTAL,
+      currency: 'usd',
+      status,
+      reason: 'product_not_received',
+      balance_transactions: bts.map((bt) => ({ ...bt, object: 'balance_transaction', amount: bt.net + bt.fee })),
+    });
+    const twice = async (payload: string) => {
+      for (let i = 0; i < 2; i++) expect((await deliver(payload)).status).toBe(200);
+      await ctx.app.jobs.runDue();
+      // Delivered again once applied: nothing more.
+      expect((await deliver(payload)).status).toBe(200);
+      await ctx.app.jobs.runDue();
+    };
+    const withdrawal = () => ({ id: `txn_${++counter}`, net: -(TOTAL + FEE), fee: FEE });
+    const chargebacksOf = (paymentId: string) =>
+      db().select().from(chargebacks).where(eq(chargebacks.paymentId, paymentId));
+    const losses = async () => -(await balances(db(), ['chargeback_losses']))[0]!;
+
+    async function heldPayment() {
+      const s = await paidOffer();
+      expect((await choose(s.requester.token, s.bookingId, 'pm_card_visa')).status).toBe(200);
+      const [p] = await paymentsOf(s.bookingId);
+      return { ...s, payment: p!, chargeId: p!.providerChargeId! };
+    }
+
+    it('held money: on hold from created (complete and cancel refused), the loss once, then lost: the held money covers it', async () => {
+      const s = await heldPayment();
+      const before = await losses();
+      const id = `dp_${++counter}`;
+      await twice(event('charge.dispute.created', disputeOf(s.chargeId, id, 'needs_response', [])));
+      expect(await chargebacksOf(s.payment.id)).toEqual([
+        expect.objectContaining({ status: 'needs_response', amountCents: TOTAL, lostCents: 0, closedAt: null }),
+      ]);
+      const [cb] = await chargebacksOf(s.payment.id);
+      expect((await db().select().from(bookings).where(eq(bookings.id, s.bookingId)))[0]!.onHoldChargebackId).toBe(
+        cb!.id,
+      );
+      const page = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
+      expect(page.body.payment).toMatchObject({ state: 'held', on_hold: true, chargeback: true });
+      expect(page.body.actions).toEqual([]);
+      const cancel = await act(s.requester.token, s.bookingId, 'cancel', { reason: 'plans_changed' });
+      expect(cancel).toMatchObject({ status: 409, body: { code: 'chargeback_on_hold' } });
+      expect(await act(s.driver.token, s.bookingId, 'pickup')).toMatchObject({ status: 409 });
+
+      const bt = withdrawal();
+      await twice(event('charge.dispute.funds_withdrawn', disputeOf(s.chargeId, id, 'needs_response', [bt])));
+      expect(await losses()).toBe(before + TOTAL + FEE);
+      expect((await chargebacksOf(s.payment.id))[0]).toMatchObject({ lostCents: TOTAL + FEE, feeCents: FEE });
+      expect(await stateOf(s.bookingId)).toEqual({ booking: 'confirmed', request: 'matched' });
+
+      await twice(event('charge.dispute.closed', disputeOf(s.chargeId, id, 'lost', [bt])));
+      // The held money covered the amount: the platform lost the bank's fee.
+      expect(await losses()).toBe(before + FEE);
+      expect((await chargebacksOf(s.payment.id))[0]).toMatchObject({ status: 'lost', lostCents: FEE });
+      expect((await paymentsOf(s.bookingId))[0]).toMatchObject({ state: 'refunded', refundedCents: TOTAL });
+      expect((await balances(db(), [{ held: s.payment.id }]))[0]).toBe(0);
+      expect(await stateOf(s.bookingId)).toEqual({ booking: 'cancelled', request: 'open' });
+      // No refund to the card: the bank already gave it back.
+      expect(stand.sent('POST', '/v1/refunds').filter((r) => r.params.charge === s.chargeId)).toEqual([]);
+      const after = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
+      expect(after.body.payment).toMatchObject({ state: 'refunded', chargeback: true, on_hold: false });
+      expect(after.body.cancellation).toMatchObject({ by: null, reason: 'resolved_by_ruralroute' });
+      expect(await ledgerTotal(db())).toBe(0);
+    });
+
+    it('won: the money given back reverses the loss, the hold is lifted and the delivery completes as usual', async () => {
+      const s = await heldPayment();
+      const before = await losses();
+      const id = `dp_${++counter}`;
+      const bt = withdrawal();
+      // Out of order, as Stripe may deliver: the withdrawal first.
+      await twice(event('charge.dispute.funds_withdrawn', disputeOf(s.chargeId, id, 'needs_response', [bt])));
+      await twice(event('charge.dispute.created', disputeOf(s.chargeId, id, 'needs_response', [])));
+      expect(await losses()).toBe(before + TOTAL + FEE);
+      const back = { id: `txn_${++counter}`, net: TOTAL + FEE, fee: -FEE };
+      await twice(event('charge.dispute.closed', disputeOf(s.chargeId, id, 'won', [bt, back])));
+      // A late 'updated' saying it is under review does not reopen it.
+      await twice(event('charge.dispute.updated', disputeOf(s.chargeId, id, 'under_review', [bt])));
+      expect(await losses()).toBe(before);
+      expect((await chargebacksOf(s.payment.id))[0]).toMatchObject({ status: 'won', lostCents: 0 });
+      const page = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
+      expect(page.body.payment).toMatchObject({ state: 'held', on_hold: false, chargeback: false });
+      expect((await act(s.driver.token, s.bookingId, 'pickup')).status).toBe(200);
+      expect((await act(s.requester.token, s.bookingId, 'receive')).status).toBe(200);
+      expect((await paymentsOf(s.bookingId))[0]).toMatchObject({ state: 'released' });
+      expect(await ledgerTotal(db())).toBe(0);
+    });
+
+    it('released money: the loss is recorded, the driver keeps what was released, and admins see it', async () => {
+      const s = await heldPayment();
+      expect((await act(s.driver.token, s.bookingId, 'pickup')).status).toBe(200);
+      expect((await act(s.requester.token, s.bookingId, 'receive')).status).toBe(200);
+      const driverBefore = (await balances(db(), [{ driver: s.driver.user.id }]))[0]!;
+      const before = await losses();
+      const id = `dp_${++counter}`;
+      const bt = withdrawal();
+      await twice(event('charge.dispute.funds_withdrawn', disputeOf(s.chargeId, id, 'needs_response', [bt])));
+      await twice(event('charge.dispute.closed', disputeOf(s.chargeId, id, 'lost', [bt])));
+      expect(await losses()).toBe(before + TOTAL + FEE);
+      expect((await balances(db(), [{ driver: s.driver.user.id }]))[0]).toBe(driverBefore);
+      expect((await paymentsOf(s.bookingId))[0]).toMatchObject({ state: 'released' });
+      const admin = await adminSession();
+      const list = await call<{ items: AdminChargeback[] }>('GET', '/admin/payments/chargebacks', {
+        cookie: admin.token,
+      });
+      expect(list.body.items.find((c) => c.payment_id === s.payment.id)).toMatchObject({
+        status: 'lost',
+        payment_state: 'released',
+        lost_cents: TOTAL + FEE,
+        driver_received_cents: COMPENSATION,
+        driver_available_cents: driverBefore,
+        on_hold: false,
+        test_mode: false,
+      });
+      expect(await ledgerTotal(db())).toBe(0);
+    });
+
+    it('a dispute of a charge that is not ours, or not shaped as one, is stored and changes nothing', async () => {
+      const before = await losses();
+      await twice(event('charge.dispute.created', disputeOf('ch_not_ours', `dp_${++counter}`, 'needs_response', [])));
+      await twice(event('charge.dispute.funds_withdrawn', { id: 'dp_bad', object: 'dispute', amount: 'many' }));
+      expect(await losses()).toBe(before);
+    });
   });
 
   it('stores an event of any other type, or about an account not ours, and marks it processed without effect', async () => {

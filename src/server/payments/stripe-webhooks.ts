@@ -4,16 +4,21 @@ import { z } from 'zod';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { paymentWebhookEvents, payoutAccounts } from '../db/schema';
-import { enqueue, type JobHandler } from '../jobs';
+import type { JobHandler } from '../jobs';
 import { enqueuePayoutRun } from './payouts';
+import { applyChargebackEvent, isChargebackEvent, type EndHeldBooking } from './chargebacks';
+import { PAYMENT_WEBHOOK_JOB, storeEvent } from './webhook-events';
+
+export { PAYMENT_WEBHOOK_JOB };
 import type { PaymentsProvider } from './provider';
 
 /**
  * Stripe's webhooks (docs/payments.md, 'Stripe'): the route checks the signature over the raw body, stores the event
  * once by its id and, in the same transaction, enqueues the job that applies it; it answers 200 at once, so Stripe
  * never times out waiting for our work and every retry of a delivery is recognised by the event id. The job applies
- * what RuralRoute listens to (account.updated: a driver's payouts becoming active or not) and marks the event
- * processed; any other type is stored and marked processed without effect.
+ * what RuralRoute listens to (account.updated: a driver's payouts becoming active or not; charge.dispute.*: card
+ * disputes, chargebacks.ts) and marks the event processed; any other type is stored and marked processed without
+ * effect.
  */
 
 /**
@@ -21,7 +26,6 @@ import type { PaymentsProvider } from './provider';
  * session (app-middleware.ts): Stripe sends neither, and the signature is the request's only authority.
  */
 export const STRIPE_WEBHOOK_PATH = '/api/payments/webhooks/stripe';
-export const PAYMENT_WEBHOOK_JOB = 'payment_webhook';
 
 export const WEBHOOK_SIGNATURE_MESSAGE = 'The webhook signature is missing or does not match.';
 export const WEBHOOK_EVENT_MESSAGE = 'The webhook body is not a Stripe event.';
@@ -50,15 +54,7 @@ export function createStripeEventReceiver(db: Db, { stripe, secret }: { stripe: 
     const event = eventSchema.safeParse(parsed);
     if (!event.success) throw new DomainError('validation_error', WEBHOOK_EVENT_MESSAGE);
     const { id, type } = event.data;
-    await db.transaction(async (tx) => {
-      const stored = await tx
-        .insert(paymentWebhookEvents)
-        .values({ id, provider: 'stripe', type, payload: parsed })
-        .onConflictDoNothing({ target: paymentWebhookEvents.id })
-        .returning({ id: paymentWebhookEvents.id });
-      if (stored.length)
-        await enqueue(tx, { kind: PAYMENT_WEBHOOK_JOB, payload: { eventId: id }, dedupeKey: `webhook:${id}` });
-    });
+    await db.transaction((tx) => storeEvent(tx, { id, provider: 'stripe', type, payload: parsed }));
   };
 }
 
@@ -77,13 +73,15 @@ const accountEventSchema = z.object({ data: z.object({ object: z.object({ id: z.
  * no longer enabled sets it back to 'pending'. The UPDATE is guarded by the state it changes, so of two events (or
  * two runs) saying the same, one activates and enqueues one run.
  */
-export function paymentWebhookHandler(db: Db, provider: PaymentsProvider): JobHandler {
+export function paymentWebhookHandler(db: Db, provider: PaymentsProvider, endHeldBooking: EndHeldBooking): JobHandler {
   return async (payload) => {
     const { eventId } = payload as { eventId: string };
     const [event] = await db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, eventId));
     if (!event || event.processedAt) return;
 
     let apply: (tx: Db) => Promise<void> = async () => undefined;
+    if (isChargebackEvent(event.type))
+      apply = (tx) => applyChargebackEvent(tx, event.provider, event.payload, endHeldBooking);
     if (event.type === 'account.updated') {
       const account = accountEventSchema.safeParse(event.payload);
       const accountId = account.success ? account.data.data.object.id : null;

@@ -200,6 +200,11 @@ export const bookings = pgTable(
      * find no row to move (their guarded updates require it empty), so a report and a completion have one winner.
      */
     onHoldDisputeId: uuid('on_hold_dispute_id'),
+    /**
+     * An open card dispute (chargeback) holding this booking's money (issue 36): the same guard as a dispute's, so
+     * nothing is completed, cancelled, released or refunded until the bank has decided.
+     */
+    onHoldChargebackId: uuid('on_hold_chargeback_id'),
   },
   (t) => [
     // One live booking per driver and request: a second offer fails with 23505 -> 'already_accepted'. A driver

@@ -81,6 +81,9 @@ export const moderationActions = pgTable(
     targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** A dispute's decision (issue 36). */
     disputeId: uuid('dispute_id').references((): AnyPgColumn => disputes.id, { onDelete: 'set null' }),
+    /** reserve_fund: the amount added and the admin's note (where the money comes from). */
+    amountCents: bigint('amount_cents', { mode: 'number' }),
+    note: text('note'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { CHARGEBACK_FINAL_STATUSES, CHARGEBACK_STATUSES } from '../../../shared/payments';
 import { oneOf } from './checks';
+
+export { CHARGEBACK_FINAL_STATUSES, CHARGEBACK_STATUSES };
 
 // ─── Payments and the ledger (issue 35, docs/payments.md, decision 029) ─────────────────────────────────────────
 // Money records outlive what caused them: no foreign key to users, requests or bookings (an account deleted, a
@@ -23,7 +26,13 @@ export const LEDGER_ACCOUNT_KINDS = [
   'refunds_pending',
   // Payouts decided and owed to a driver's bank account, until the provider has sent them.
   'payouts_pending',
+  // What card disputes (chargebacks) cost the platform (issue 36): the amounts and fees the bank withdrew, less what
+  // it gave back and what held money covered. Negative by what was lost: with 'outside', the only account that may be.
+  'chargeback_losses',
 ] as const;
+
+/** The accounts whose balance may go below zero: the world outside, and the platform's chargeback losses. */
+export const UNGUARDED_ACCOUNT_KINDS = ['outside', 'chargeback_losses'] as const;
 
 export const LEDGER_TRANSACTION_KINDS = [
   'hold',
@@ -35,6 +44,13 @@ export const LEDGER_TRANSACTION_KINDS = [
   'payout_sent',
   // An approved Delivery Guarantee claim paid from the reserve (issue 36): to the card, any rest as credit.
   'guarantee_claim',
+  // A card dispute's money (issue 36): the bank withdrawing the amount and its fee, or giving it back (won).
+  'chargeback_withdrawn',
+  'chargeback_reinstated',
+  // A lost card dispute's held money covering the loss (the card part; the credit part goes back as credit).
+  'chargeback_recovered',
+  // The platform adding its own money to the Delivery Guarantee's reserve (an admin, on the payments page).
+  'reserve_funding',
 ] as const;
 
 /**
@@ -61,7 +77,10 @@ export const ledgerAccounts = pgTable(
       .where(sql`${t.userId} is not null`),
     check('ledger_accounts_kind_check', oneOf(t.kind, LEDGER_ACCOUNT_KINDS)),
     check('ledger_accounts_guarded', sql`${t.allowNegative} or ${t.balance} >= 0`),
-    check('ledger_accounts_only_outside_negative', sql`not ${t.allowNegative} or ${t.kind} = 'outside'`),
+    check(
+      'ledger_accounts_only_outside_negative',
+      sql`not ${t.allowNegative} or ${oneOf(t.kind, UNGUARDED_ACCOUNT_KINDS)}`,
+    ),
   ],
 );
 
@@ -283,6 +302,48 @@ export const paymentWebhookEvents = pgTable('payment_webhook_events', {
   receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   processedAt: timestamp('processed_at', { withTimezone: true, precision: 3 }),
 });
+
+// ─── Chargebacks: card disputes the provider reports (issue 36, decision 032) ───────────────────────────────────
+
+/**
+ * One card dispute, as the provider's events told it (charge.dispute.created, .funds_withdrawn, .closed, applied once
+ * each and in any order). Its money is in the ledger (chargeback_* transactions keyed by the provider's balance
+ * transaction); `lost_cents` is their sum as posted, kept here for the admin page.
+ */
+export const chargebacks = pgTable(
+  'chargebacks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').notNull(),
+    /** The provider's dispute id ('dp_...'): every event of one dispute finds the same row. */
+    providerDisputeId: text('provider_dispute_id').notNull(),
+    paymentId: uuid('payment_id').notNull(),
+    bookingId: uuid('booking_id').notNull(),
+    status: text('status').notNull(),
+    /** The bank's reason, as the provider names it ('fraudulent', 'product_not_received', ...). */
+    reason: text('reason').notNull(),
+    /** What the cardholder disputes. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The dispute fees withdrawn so far. */
+    feeCents: bigint('fee_cents', { mode: 'number' }).notNull().default(0),
+    /** What the platform has lost on it so far: withdrawn (amount and fee) less reinstated and less held money recovered. */
+    lostCents: bigint('lost_cents', { mode: 'number' }).notNull().default(0),
+    openedAt: timestamp('opened_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex('chargebacks_provider_dispute_idx').on(t.provider, t.providerDisputeId),
+    index('chargebacks_payment_idx').on(t.paymentId),
+    index('chargebacks_opened_idx').on(t.openedAt, t.id),
+    check('chargebacks_status_check', oneOf(t.status, CHARGEBACK_STATUSES)),
+    check('chargebacks_amounts', sql`${t.amountCents} > 0 and ${t.feeCents} >= 0`),
+    check(
+      'chargebacks_closed_when_final',
+      sql`(${t.closedAt} is not null) = ${oneOf(t.status, CHARGEBACK_FINAL_STATUSES)}`,
+    ),
+  ],
+);
 
 // ─── Reconciliation: the ledger compared with the provider's records ─────────────────────────────────────────────
 

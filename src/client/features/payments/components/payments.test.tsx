@@ -28,6 +28,7 @@ const paid: PaidItem = {
   credit_cents: 0,
   refunded_cents: 0,
   state: 'held',
+  chargeback: false,
   paid_at: '2026-11-20T10:00:00.000Z',
 };
 const earnings: EarningsSummary = {
@@ -148,6 +149,7 @@ describe('Receipt page', () => {
     refunded_cents: 0,
     driver_received_cents: 1250,
     state: 'released',
+    chargeback: false,
     paid_at: '2026-11-20T10:00:00.000Z',
     settled_at: '2026-11-21T10:00:00.000Z',
     test_mode: true,
