@@ -3,17 +3,11 @@ import { useEffect } from 'react';
 import type * as React from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  DETAILS_REQUIRED_MESSAGE,
-  DETAILS_TOO_LONG_MESSAGE,
-  DISPUTE_DETAILS_LABEL,
-  DISPUTE_DETAILS_MAX,
-  disputeResponseSchema,
-} from '@shared/disputes';
+import { DISPUTE_DETAILS_LABEL, DISPUTE_DETAILS_MAX, disputeResponseSchema } from '@shared/disputes';
 import { CountedTextarea } from '@/components/form/counted-textarea';
 import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
-import { ApiError } from '@/lib/api-client';
 import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { setServerFieldError } from '../lib/server-field-error';
 import { useRespondToDispute } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -22,16 +16,6 @@ type ResponseFormInput = z.input<typeof schema>;
 const ORDER = ['details', 'photos'] as const;
 const EMPTY: ResponseFormInput = { details: '', photos: undefined };
 const DETAILS_HINT = `Required. Your side of what happened (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
-
-/** The server's field message, back under its field. */
-function fieldOf(err: unknown): (typeof ORDER)[number] | undefined {
-  if (!(err instanceof ApiError)) return undefined;
-  if (err.code === 'invalid_image') return 'photos';
-  if (err.code !== 'validation_error') return undefined;
-  if (err.message === DETAILS_REQUIRED_MESSAGE || err.message === DETAILS_TOO_LONG_MESSAGE) return 'details';
-  if (/photo|image/i.test(err.message)) return 'photos';
-  return undefined;
-}
 
 /**
  * The form of the 'Response' dialog (loaded when it first opens): the other person's one answer to a reported
@@ -54,11 +38,7 @@ export function DisputeResponseForm({ bookingId, onSent }: { bookingId: string; 
         sendThenClose(
           () => respond.mutateAsync(values),
           onSent,
-          (err) => {
-            const field = fieldOf(err);
-            if (field && err instanceof ApiError)
-              form.setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
-          },
+          (err) => setServerFieldError(form.setError, ORDER, err),
         ),
       (errors) => {
         const first = toastFirstError(errors, ORDER);

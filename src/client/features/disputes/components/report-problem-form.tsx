@@ -5,8 +5,6 @@ import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import {
   CLAIM_REASONS,
-  DETAILS_REQUIRED_MESSAGE,
-  DETAILS_TOO_LONG_MESSAGE,
   DISPUTE_DETAILS_LABEL,
   DISPUTE_DETAILS_MAX,
   DISPUTE_REASON_LABEL,
@@ -27,8 +25,8 @@ import { Field, fieldAria } from '@/components/form/field';
 import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
-import { ApiError } from '@/lib/api-client';
 import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { setServerFieldError } from '../lib/server-field-error';
 import { useReportProblem } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -81,18 +79,6 @@ function reportSchema(booking: Pick<BookingDetail, 'status' | 'my_role'>) {
 }
 type ReportValues = z.output<ReturnType<typeof reportSchema>>;
 
-/** The server's field message, back under the field it is about ('Validation Error' has toasted it too). */
-function fieldOf(err: unknown): (typeof ORDER)[number] | undefined {
-  if (!(err instanceof ApiError)) return undefined;
-  if (err.code === 'invalid_image') return 'photos';
-  if (err.code !== 'validation_error') return undefined;
-  if (err.message === DETAILS_REQUIRED_MESSAGE || err.message === DETAILS_TOO_LONG_MESSAGE) return 'details';
-  if (err.message === ITEM_VALUE_MESSAGE) return 'item_value';
-  if (/photo|image/i.test(err.message)) return 'photos';
-  if (/happened|reason/i.test(err.message)) return 'reason';
-  return undefined;
-}
-
 const DETAILS_HINT = `Required. What went wrong, in your own words (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
 const ITEM_VALUE_HINT = 'Required. What the item was worth, in dollars, for example 35.00.';
 const CLAIM_TEXT = `This is a Delivery Guarantee claim: RuralRoute may pay back the item's value, up to ${formatCents(GUARANTEE_CAP_CENTS)} for this delivery.`;
@@ -129,11 +115,7 @@ export function ReportProblemForm({ booking, onSent }: { booking: BookingDetail;
         sendThenClose(
           () => report.mutateAsync({ ...values, reason: values.reason as DisputeReason }),
           onSent,
-          (err) => {
-            const field = fieldOf(err);
-            if (field && err instanceof ApiError)
-              form.setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
-          },
+          (err) => setServerFieldError(form.setError, ORDER, err),
         ),
       (errors) => {
         const first = toastFirstError(errors, ORDER);
