@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import type * as React from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { DISPUTE_DETAILS_LABEL, DISPUTE_DETAILS_MAX, disputeResponseSchema } from '@shared/disputes';
 import { CountedTextarea } from '@/components/form/counted-textarea';
-import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
-import { messageOf, toastFirstError } from '@/lib/form-errors';
-import { setServerFieldError } from '../lib/server-field-error';
+import { FormDialogFooter } from '@/components/form-dialog';
+import { messageOf } from '@/lib/form-errors';
+import { disputeFormSubmit } from '../lib/dispute-form';
 import { useRespondToDispute } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -32,19 +31,7 @@ export function DisputeResponseForm({ bookingId, onSent }: { bookingId: string; 
   // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
   useEffect(() => form.setFocus('details'), [form]);
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
-    form.handleSubmit(
-      (values) =>
-        sendThenClose(
-          () => respond.mutateAsync(values),
-          onSent,
-          (err) => setServerFieldError(form.setError, ORDER, err),
-        ),
-      (errors) => {
-        const first = toastFirstError(errors, ORDER);
-        if (first) form.setFocus(first);
-      },
-    )(event);
+  const submit = disputeFormSubmit(form, ORDER, (values) => respond.mutateAsync(values), onSent);
 
   return (
     <form noValidate className="space-y-4" onSubmit={submit}>

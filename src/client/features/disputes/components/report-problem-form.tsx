@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import type * as React from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -22,11 +21,11 @@ import type { BookingDetail } from '@shared/lifecycle';
 import { formatCents } from '@shared/money';
 import { CountedTextarea } from '@/components/form/counted-textarea';
 import { Field, fieldAria } from '@/components/form/field';
-import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
+import { FormDialogFooter } from '@/components/form-dialog';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
-import { messageOf, toastFirstError } from '@/lib/form-errors';
-import { setServerFieldError } from '../lib/server-field-error';
+import { messageOf } from '@/lib/form-errors';
+import { disputeFormSubmit } from '../lib/dispute-form';
 import { useReportProblem } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -105,23 +104,15 @@ export function ReportProblemForm({ booking, onSent }: { booking: BookingDetail;
   const claim = isClaim(booking, reason);
   const errorOf = (name: (typeof ORDER)[number]) => messageOf(form.formState.errors, name);
 
-  // Built per submit (an event), not during render: its callbacks use the `sent` ref.
   // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
   useEffect(() => form.setFocus('reason'), [form]);
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
-    form.handleSubmit(
-      (values) =>
-        sendThenClose(
-          () => report.mutateAsync({ ...values, reason: values.reason as DisputeReason }),
-          onSent,
-          (err) => setServerFieldError(form.setError, ORDER, err),
-        ),
-      (errors) => {
-        const first = toastFirstError(errors, ORDER);
-        if (first) form.setFocus(first);
-      },
-    )(event);
+  const submit = disputeFormSubmit(
+    form,
+    ORDER,
+    (values) => report.mutateAsync({ ...values, reason: values.reason as DisputeReason }),
+    onSent,
+  );
 
   const reasonError = errorOf('reason');
   const detailsError = errorOf('details');

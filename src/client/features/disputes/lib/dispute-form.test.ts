@@ -6,7 +6,7 @@ import {
   TOO_MANY_PHOTOS_MESSAGE,
 } from '@shared/disputes';
 import { ApiError } from '@/lib/api-client';
-import { setServerFieldError } from './server-field-error';
+import { setServerFieldError } from './dispute-form';
 
 const REPORT = ['reason', 'details', 'item_value', 'photos'] as const;
 const RESPONSE = ['details', 'photos'] as const;

@@ -1,6 +1,9 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type * as React from 'react';
+import type { FieldValues, Path, UseFormReturn, UseFormSetError } from 'react-hook-form';
 import { DETAILS_REQUIRED_MESSAGE, DETAILS_TOO_LONG_MESSAGE, ITEM_VALUE_MESSAGE } from '@shared/disputes';
+import { sendThenClose } from '@/components/form-dialog';
 import { ApiError } from '@/lib/api-client';
+import { toastFirstError } from '@/lib/form-errors';
 
 type DisputeField = 'reason' | 'details' | 'item_value' | 'photos';
 
@@ -36,4 +39,32 @@ export function setServerFieldError<T extends FieldValues, K extends DisputeFiel
 ): void {
   const field = fieldOf(err, fields);
   if (field && err instanceof ApiError) setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
+}
+
+/**
+ * The submit of a dispute's dialog form (the report, the response): checked in `order`, the first failing rule is the
+ * 'Validation Error' toast and its field gets the focus; once valid, `send` and then `onSent` (which closes the
+ * dialog; a change kept to send later closes it too), or the server's refusal back under its field with the dialog
+ * kept open (sendThenClose).
+ */
+export function disputeFormSubmit<T extends FieldValues, V, K extends DisputeField & keyof T & Path<T>>(
+  form: UseFormReturn<T, unknown, V>,
+  order: readonly K[],
+  send: (values: V) => Promise<unknown>,
+  onSent: () => void,
+) {
+  return (event: React.FormEvent<HTMLFormElement>) =>
+    form.handleSubmit(
+      (values) =>
+        sendThenClose(
+          () => send(values),
+          onSent,
+          (err) => setServerFieldError(form.setError, order, err),
+        ),
+      (errors) => {
+        // One of `order` (toastFirstError answers the field it toasted).
+        const first = toastFirstError(errors, order) as K | undefined;
+        if (first) form.setFocus(first);
+      },
+    )(event);
 }
