@@ -13,7 +13,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LedgerTable } from '@/features/payments';
 import { capitalize, formatInstant } from '@/lib/format';
 import { DecisionForm } from './decision-form';
-import { DisputePhotos } from './photos-field';
+import { DisputeItem as Item, DisputeReport, DisputeResponseBox } from './dispute-report';
 
 const KIND_LABELS: Record<DisputeKind, string> = {
   hold: 'Payment on hold',
@@ -39,15 +39,6 @@ const EVENT_LABELS: Record<string, string> = {
 const eventLabel = (type: string) => EVENT_LABELS[type] ?? capitalize(type.replaceAll('_', ' '));
 
 const isPaymentState = (state: string): state is PaymentState => (PAYMENT_STATES as readonly string[]).includes(state);
-
-function Item({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-sm text-muted-foreground">{term}</dt>
-      <dd className="break-words font-medium">{children}</dd>
-    </div>
-  );
-}
 
 function Person({ person }: { person: { full_name: string; email: string } }) {
   return (
@@ -91,7 +82,7 @@ function Payment({ payment, onHold }: { payment: NonNullable<AdminDispute['payme
  */
 export function AdminDisputeCard({ dispute, onDecided }: { dispute: AdminDispute; onDecided: () => void }) {
   const headingId = `dispute-${dispute.id}`;
-  const { booking, response, decision } = dispute;
+  const { booking, decision } = dispute;
   const open = dispute.state === 'open';
   return (
     <Card role="article" aria-labelledby={headingId}>
@@ -104,7 +95,14 @@ export function AdminDisputeCard({ dispute, onDecided }: { dispute: AdminDispute
         </p>
       </CardHeader>
       <CardContent className="space-y-4">
-        <dl className="grid gap-4 sm:grid-cols-2">
+        <DisputeReport
+          dispute={dispute}
+          noResponse={
+            <DisputeResponseBox heading="Response">
+              <p className="text-muted-foreground">No response yet.</p>
+            </DisputeResponseBox>
+          }
+        >
           {/* Named, not linked: the booking page answers only its driver and requester (a moderator gets its 404). */}
           <Item term="Booking">{booking.title}</Item>
           <Item term="Reported">
@@ -126,27 +124,7 @@ export function AdminDisputeCard({ dispute, onDecided }: { dispute: AdminDispute
           {dispute.claim_cap_cents !== null ? (
             <Item term="Guarantee pays at most">{formatCents(dispute.claim_cap_cents)}</Item>
           ) : null}
-        </dl>
-        <div>
-          <p className="text-sm text-muted-foreground">Details</p>
-          {/* Plain text as written: line breaks kept, nothing interpreted. */}
-          <p className="whitespace-pre-wrap break-words">{dispute.details}</p>
-        </div>
-        <DisputePhotos photos={dispute.photos} by={dispute.reporter.full_name} />
-        <div className="space-y-2 rounded-md border p-3">
-          <h3 className="font-semibold">{response ? `Response from ${response.author.full_name}` : 'Response'}</h3>
-          {response ? (
-            <>
-              <p className="text-sm text-muted-foreground">
-                <time dateTime={response.created_at}>{formatInstant(response.created_at)}</time>
-              </p>
-              <p className="whitespace-pre-wrap break-words">{response.details}</p>
-              <DisputePhotos photos={response.photos} by={response.author.full_name} />
-            </>
-          ) : (
-            <p className="text-muted-foreground">No response yet.</p>
-          )}
-        </div>
+        </DisputeReport>
         <section aria-labelledby={`${headingId}-payment`} className="space-y-2">
           <h3 id={`${headingId}-payment`} className="font-semibold">
             Payment

@@ -1,19 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import type * as React from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  DETAILS_REQUIRED_MESSAGE,
-  DETAILS_TOO_LONG_MESSAGE,
-  DISPUTE_DETAILS_LABEL,
-  DISPUTE_DETAILS_MAX,
-  disputeResponseSchema,
-} from '@shared/disputes';
+import { DISPUTE_DETAILS_LABEL, DISPUTE_DETAILS_MAX, disputeResponseSchema } from '@shared/disputes';
 import { CountedTextarea } from '@/components/form/counted-textarea';
-import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
-import { ApiError } from '@/lib/api-client';
-import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { FormDialogFooter } from '@/components/form-dialog';
+import { messageOf } from '@/lib/form-errors';
+import { disputeFormSubmit } from '../lib/dispute-form';
 import { useRespondToDispute } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -22,16 +15,6 @@ type ResponseFormInput = z.input<typeof schema>;
 const ORDER = ['details', 'photos'] as const;
 const EMPTY: ResponseFormInput = { details: '', photos: undefined };
 const DETAILS_HINT = `Required. Your side of what happened (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
-
-/** The server's field message, back under its field. */
-function fieldOf(err: unknown): (typeof ORDER)[number] | undefined {
-  if (!(err instanceof ApiError)) return undefined;
-  if (err.code === 'invalid_image') return 'photos';
-  if (err.code !== 'validation_error') return undefined;
-  if (err.message === DETAILS_REQUIRED_MESSAGE || err.message === DETAILS_TOO_LONG_MESSAGE) return 'details';
-  if (/photo|image/i.test(err.message)) return 'photos';
-  return undefined;
-}
 
 /**
  * The form of the 'Response' dialog (loaded when it first opens): the other person's one answer to a reported
@@ -48,23 +31,7 @@ export function DisputeResponseForm({ bookingId, onSent }: { bookingId: string; 
   // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
   useEffect(() => form.setFocus('details'), [form]);
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
-    form.handleSubmit(
-      (values) =>
-        sendThenClose(
-          () => respond.mutateAsync(values),
-          onSent,
-          (err) => {
-            const field = fieldOf(err);
-            if (field && err instanceof ApiError)
-              form.setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
-          },
-        ),
-      (errors) => {
-        const first = toastFirstError(errors, ORDER);
-        if (first) form.setFocus(first);
-      },
-    )(event);
+  const submit = disputeFormSubmit(form, ORDER, (values) => respond.mutateAsync(values), onSent);
 
   return (
     <form noValidate className="space-y-4" onSubmit={submit}>

@@ -13,23 +13,13 @@ import { formatCents } from '@shared/money';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatInstant } from '@/lib/format';
 import { DisputeResponseButton } from './dispute-dialogs';
-import { DisputePhotos } from './photos-field';
+import { DisputeItem as Item, DisputeReport } from './dispute-report';
 
 const ROLE_LABEL = { driver: 'Driver', requester: 'Requester' } as const;
 
-function Item({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-sm text-muted-foreground">{term}</dt>
-      <dd className="break-words font-medium">{children}</dd>
-    </div>
-  );
-}
-
-/** 'Ada Field (Requester)', or 'you'. */
-function who(person: { id: string; full_name: string }, role: string | null, myId: string): string {
-  if (person.id === myId) return 'You';
-  return role ? `${person.full_name} (${role})` : person.full_name;
+/** 'Ada Field (Requester)', or 'You'. */
+function who(person: { id: string; full_name: string }, role: string, myId: string): string {
+  return person.id === myId ? 'You' : `${person.full_name} (${role})`;
 }
 
 /** The moderator's decision, as both people read it, with the note written to them. */
@@ -69,8 +59,6 @@ export function DisputeSection({
   if (!dispute) return null;
   const myId = booking[booking.my_role].id;
   const reporter = who(dispute.reporter, ROLE_LABEL[dispute.reporter.role], myId);
-  const response = dispute.response;
-  const responder = response ? who(response.author, null, myId) : null;
   return (
     <Card role="region" aria-labelledby="dispute-heading" className="border-amber-500/60">
       <CardHeader>
@@ -82,7 +70,19 @@ export function DisputeSection({
         {dispute.kind === 'hold' && dispute.state === 'open' ? (
           <p className="rounded-md border border-amber-500/60 bg-amber-50 p-3 text-amber-950">{DISPUTE_HOLD_NOTICE}</p>
         ) : null}
-        <dl className="grid gap-4 sm:grid-cols-2">
+        <DisputeReport
+          dispute={dispute}
+          responder={dispute.response?.author.id === myId ? 'you' : undefined}
+          noResponse={
+            dispute.state === 'open' ? (
+              <p className="text-sm text-muted-foreground">
+                {dispute.can_respond
+                  ? 'You may give your side once. A moderator reads both before deciding.'
+                  : 'No response yet. A moderator will look at this within 2 days.'}
+              </p>
+            ) : null
+          }
+        >
           <Item term="What happened">{DISPUTE_REASONS[dispute.reason]}</Item>
           <Item term="State">{DISPUTE_STATE_LABELS[dispute.state]}</Item>
           <Item term="Reported by">{reporter}</Item>
@@ -92,29 +92,7 @@ export function DisputeSection({
           {dispute.item_value_cents !== null ? (
             <Item term={ITEM_VALUE_LABEL}>{formatCents(dispute.item_value_cents)} (Delivery Guarantee claim)</Item>
           ) : null}
-        </dl>
-        <div>
-          <p className="text-sm text-muted-foreground">Details</p>
-          {/* Plain text as written: line breaks kept, nothing interpreted. */}
-          <p className="whitespace-pre-wrap break-words">{dispute.details}</p>
-        </div>
-        <DisputePhotos photos={dispute.photos} by={dispute.reporter.full_name} />
-        {response ? (
-          <div className="space-y-2 rounded-md border p-3">
-            <h3 className="font-semibold">Response from {responder === 'You' ? 'you' : responder}</h3>
-            <p className="text-sm text-muted-foreground">
-              <time dateTime={response.created_at}>{formatInstant(response.created_at)}</time>
-            </p>
-            <p className="whitespace-pre-wrap break-words">{response.details}</p>
-            <DisputePhotos photos={response.photos} by={response.author.full_name} />
-          </div>
-        ) : dispute.state === 'open' ? (
-          <p className="text-sm text-muted-foreground">
-            {dispute.can_respond
-              ? 'You may give your side once. A moderator reads both before deciding.'
-              : 'No response yet. A moderator will look at this within 2 days.'}
-          </p>
-        ) : null}
+        </DisputeReport>
         {dispute.can_respond ? (
           <DisputeResponseButton
             bookingId={booking.id}

@@ -1,12 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import type * as React from 'react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import {
   CLAIM_REASONS,
-  DETAILS_REQUIRED_MESSAGE,
-  DETAILS_TOO_LONG_MESSAGE,
   DISPUTE_DETAILS_LABEL,
   DISPUTE_DETAILS_MAX,
   DISPUTE_REASON_LABEL,
@@ -24,11 +21,11 @@ import type { BookingDetail } from '@shared/lifecycle';
 import { formatCents } from '@shared/money';
 import { CountedTextarea } from '@/components/form/counted-textarea';
 import { Field, fieldAria } from '@/components/form/field';
-import { FormDialogFooter, sendThenClose } from '@/components/form-dialog';
+import { FormDialogFooter } from '@/components/form-dialog';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
-import { ApiError } from '@/lib/api-client';
-import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { messageOf } from '@/lib/form-errors';
+import { disputeFormSubmit } from '../lib/dispute-form';
 import { useReportProblem } from '../api/disputes';
 import { PhotosField, photosSchema } from './photos-field';
 
@@ -81,18 +78,6 @@ function reportSchema(booking: Pick<BookingDetail, 'status' | 'my_role'>) {
 }
 type ReportValues = z.output<ReturnType<typeof reportSchema>>;
 
-/** The server's field message, back under the field it is about ('Validation Error' has toasted it too). */
-function fieldOf(err: unknown): (typeof ORDER)[number] | undefined {
-  if (!(err instanceof ApiError)) return undefined;
-  if (err.code === 'invalid_image') return 'photos';
-  if (err.code !== 'validation_error') return undefined;
-  if (err.message === DETAILS_REQUIRED_MESSAGE || err.message === DETAILS_TOO_LONG_MESSAGE) return 'details';
-  if (err.message === ITEM_VALUE_MESSAGE) return 'item_value';
-  if (/photo|image/i.test(err.message)) return 'photos';
-  if (/happened|reason/i.test(err.message)) return 'reason';
-  return undefined;
-}
-
 const DETAILS_HINT = `Required. What went wrong, in your own words (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
 const ITEM_VALUE_HINT = 'Required. What the item was worth, in dollars, for example 35.00.';
 const CLAIM_TEXT = `This is a Delivery Guarantee claim: RuralRoute may pay back the item's value, up to ${formatCents(GUARANTEE_CAP_CENTS)} for this delivery.`;
@@ -119,27 +104,15 @@ export function ReportProblemForm({ booking, onSent }: { booking: BookingDetail;
   const claim = isClaim(booking, reason);
   const errorOf = (name: (typeof ORDER)[number]) => messageOf(form.formState.errors, name);
 
-  // Built per submit (an event), not during render: its callbacks use the `sent` ref.
   // The form may arrive after the dialog opened (its code loads then): focus its first field, as the dialog would.
   useEffect(() => form.setFocus('reason'), [form]);
 
-  const submit = (event: React.FormEvent<HTMLFormElement>) =>
-    form.handleSubmit(
-      (values) =>
-        sendThenClose(
-          () => report.mutateAsync({ ...values, reason: values.reason as DisputeReason }),
-          onSent,
-          (err) => {
-            const field = fieldOf(err);
-            if (field && err instanceof ApiError)
-              form.setError(field, { message: err.message }, { shouldFocus: field !== 'photos' });
-          },
-        ),
-      (errors) => {
-        const first = toastFirstError(errors, ORDER);
-        if (first) form.setFocus(first);
-      },
-    )(event);
+  const submit = disputeFormSubmit(
+    form,
+    ORDER,
+    (values) => report.mutateAsync({ ...values, reason: values.reason as DisputeReason }),
+    onSent,
+  );
 
   const reasonError = errorOf('reason');
   const detailsError = errorOf('details');
