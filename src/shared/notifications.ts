@@ -27,6 +27,7 @@ export const NOTIFICATION_TYPES = [
   'payout_sent',
   'dispute_opened',
   'dispute_resolved',
+  'chargeback',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -70,6 +71,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   payout_sent: 'A payout was sent to my bank account',
   dispute_opened: 'A problem was reported on my delivery',
   dispute_resolved: 'RuralRoute decided on a reported problem',
+  chargeback: 'A card dispute holds or ends a payment for my delivery',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -209,6 +211,12 @@ export function notificationText(type: NotificationType, d: NotificationData): s
           : `${who(d.actor_name)} reported a problem with ${t}.`;
     case 'dispute_resolved':
       return `RuralRoute decided on the problem reported for ${t}: ${d.decision_text ?? 'see the booking'}`;
+    case 'chargeback':
+      return d.kind === 'won'
+        ? `The bank closed the card dispute of the payment for ${t}. The payment is no longer on hold.`
+        : d.kind === 'lost'
+          ? `The bank decided the card dispute of the payment for ${t} for the cardholder. The booking is cancelled.`
+          : `The requester’s bank is reviewing a card dispute of the payment for ${t}. The payment is on hold until the bank decides.`;
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -262,6 +270,8 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return `Problem reported: ${t}`;
     case 'dispute_resolved':
       return `Decision on the problem with ${t}`;
+    case 'chargeback':
+      return d.kind === 'opened' ? `Payment on hold: ${t}` : `Card dispute closed: ${t}`;
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':

@@ -7,8 +7,9 @@ import {
   TEST_CHARGEBACK_FEE_CENTS,
   type AdminChargeback,
   type AdminPayments,
+  type Reconciliation,
 } from '../../shared/payments';
-import { bookings, chargebacks, disputes, paymentWebhookEvents, payments, users } from '../db/schema';
+import { bookings, chargebacks, disputes, notifications, paymentWebhookEvents, payments, users } from '../db/schema';
 import { endHeldBooking } from '../bookings';
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
@@ -49,6 +50,15 @@ const bookingOf = async (bookingId: string) =>
   (await db().select().from(bookings).where(eq(bookings.id, bookingId)))[0]!;
 const chargebackOf = async (paymentId: string) =>
   (await db().select().from(chargebacks).where(eq(chargebacks.paymentId, paymentId)))[0]!;
+/** A person's chargeback notices, oldest first (their data's kind). */
+const noticesOf = async (userId: string) =>
+  (
+    await db()
+      .select({ data: notifications.data })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.type, 'chargeback')))
+      .orderBy(notifications.createdAt, notifications.id)
+  ).map((n) => ({ kind: (n.data as { kind: string }).kind }));
 const losses = async () => -(await balances(db(), ['chargeback_losses']))[0]!;
 const raise = (paymentId: string, token = admin.token) =>
   call<{ code?: string; message?: string }>('POST', `/admin/payments/${paymentId}/chargeback`, {
@@ -82,6 +92,7 @@ describe("the test provider's bank, from the admin payments page", () => {
     });
     expect(await losses()).toBe(before + TOTAL + FEE);
     expect((await bookingOf(s.bookingId)).onHoldChargebackId).toBe(cb.id);
+    expect(await noticesOf(s.driver.user.id)).toEqual([{ kind: 'opened' }]);
     const page = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.requester.token });
     expect(page.body.payment).toMatchObject({ state: 'held', on_hold: true, chargeback: true });
     expect(page.body.can_report_problem).toBe(false);
@@ -120,9 +131,16 @@ describe("the test provider's bank, from the admin payments page", () => {
     expect(await losses()).toBe(before + FEE);
     expect(await paymentOf(s.bookingId)).toMatchObject({ state: 'refunded', refundedCents: TOTAL });
     expect(await bookingOf(s.bookingId)).toMatchObject({ status: 'cancelled', onHoldChargebackId: null });
+    // The driver was told when it was held and when it ended; the requester when it ended.
+    expect(await noticesOf(s.driver.user.id)).toEqual([{ kind: 'opened' }, { kind: 'lost' }]);
+    expect(await noticesOf(s.requester.user.id)).toEqual([{ kind: 'lost' }]);
     const after = await call<BookingDetail>('GET', `/bookings/${s.bookingId}`, { cookie: s.driver.token });
     expect(after.body.payment).toMatchObject({ chargeback: true, on_hold: false });
     expect(await ledgerTotal(db())).toBe(0);
+    // Reconciliation finds the charge as the bank left it: no refund was sent, none is expected.
+    const run = await call<Reconciliation>('POST', '/admin/payments/reconcile', { cookie: admin.token, body: {} });
+    expect(run.status).toBe(200);
+    expect(run.body.differences.filter((d) => d.id === s.payment.id)).toEqual([]);
   });
 
   it('won: the amount and fee come back, the hold is lifted and the delivery completes and releases as usual', async () => {
@@ -134,6 +152,7 @@ describe("the test provider's bank, from the admin payments page", () => {
     expect((await close(cb.id, { outcome: 'won' })).status).toBe(204);
     await ctx.app.jobs.runDue();
     expect(await chargebackOf(s.payment.id)).toMatchObject({ status: 'won', lostCents: 0 });
+    expect(await noticesOf(s.driver.user.id)).toEqual([{ kind: 'opened' }, { kind: 'won' }]);
     expect(await losses()).toBe(before);
     expect((await complete(s.driver.token, s.bookingId, s.code)).status).toBe(200);
     expect(await paymentOf(s.bookingId)).toMatchObject({ state: 'released' });

@@ -28,6 +28,7 @@ import {
   testProviderCharges,
 } from '../db/schema';
 import { Outbox } from '../events';
+import { notify, type NewNotification } from '../notifications';
 import { post } from './ledger';
 
 export { chargebackShown } from './chargeback-shown';
@@ -177,15 +178,28 @@ export async function applyChargebackEvent(
   const [held] = await tx.select({ state: payments.state }).from(payments).where(eq(payments.id, payment.id));
   const stillHeld = b?.status === 'confirmed' && held?.state === 'held';
 
+  // The driver hears when their delivery's money is held and when the bank has decided (in the app and by e-mail);
+  // a lost one ends the booking, so the requester hears of it too.
+  const notices: NewNotification[] = [];
+  const notice = (userId: string, kind: 'opened' | 'won' | 'lost') =>
+    notices.push({ userId, type: 'chargeback', bookingId: payment.bookingId, data: { kind } });
   if (!isFinal(chargeback.status)) {
-    if (stillHeld && b.onHoldChargebackId === null)
+    if (stillHeld && b.onHoldChargebackId === null) {
       await tx.update(bookings).set({ onHoldChargebackId: chargeback.id }).where(eq(bookings.id, payment.bookingId));
+      notice(payment.driverId, 'opened');
+    }
   } else if (b?.onHoldChargebackId === chargeback.id) {
-    if (chargeback.status === 'lost' && stillHeld)
+    if (chargeback.status === 'lost' && stillHeld) {
       await settleLost(tx, payment, chargeback.id, dispute.amount, out, endHeldBooking);
-    else await tx.update(bookings).set({ onHoldChargebackId: null }).where(eq(bookings.id, payment.bookingId));
+      notice(payment.driverId, 'lost');
+      notice(payment.requesterId, 'lost');
+    } else {
+      await tx.update(bookings).set({ onHoldChargebackId: null }).where(eq(bookings.id, payment.bookingId));
+      notice(payment.driverId, 'won');
+    }
   }
   out.add([payment.driverId, payment.requesterId], 'dispute.changed', { booking_id: payment.bookingId });
+  await notify(tx, out, notices);
   await out.flush(tx);
 }
 
