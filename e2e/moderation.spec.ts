@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, expectToast, PASSWORD } from './fixtures';
 import { goTo, tag } from './marketplace-helpers';
-import { bookingBetween, freePort, personOn, startServer, stopServer } from './own-server';
+import { bookingBetween, ownServer, personOn } from './own-server';
 
 /**
  * Reporting and blocking, in real browsers on a server of this spec's own (the admin role is granted on
@@ -19,10 +14,8 @@ test('report and block from a booking, the offer declined live, unblock in Setti
   browser,
 }) => {
   test.setTimeout(150_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'rr-e2e-moderation-'));
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
-  let server = await startServer(port, { DATA_DIR: dataDir });
+  const own = await ownServer('moderation');
+  const { base } = own;
   try {
     const requester = await personOn(browser, base, 'Rita Requester');
     const driver = await personOn(browser, base, 'Sam Spammer');
@@ -75,12 +68,7 @@ test('report and block from a booking, the offer declined live, unblock in Setti
 
     // Nobody but an admin has Reports; the role is granted on the command line, with the server stopped.
     await expect(sidebar(moderator.page).getByRole('link', { name: 'Reports' })).toHaveCount(0);
-    await stopServer(server);
-    const grant = await promisify(execFile)(process.execPath, ['dist/server/admin-grant.js', moderator.email], {
-      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
-    });
-    expect(grant.stdout + grant.stderr).toContain(moderator.email);
-    server = await startServer(port, { DATA_DIR: dataDir });
+    await own.grantAdmin(moderator.email);
 
     const m = moderator.page;
     await m.goto('/dashboard');
@@ -127,7 +115,6 @@ test('report and block from a booking, the offer declined live, unblock in Setti
 
     for (const p of [requester, driver, moderator]) await p.context.close();
   } finally {
-    await stopServer(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    await own.close();
   }
 });

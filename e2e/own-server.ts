@@ -1,7 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, type Browser } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from './fixtures';
+import { tag } from './marketplace-helpers';
 import { openPage } from './public-helpers';
 
 /**
@@ -53,6 +58,33 @@ export function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * A server of the spec's own on a free port and a fresh embedded database (`name` tags its folder). `grantAdmin`
+ * makes someone an admin on the command line, which needs the embedded database while no server holds it: the server
+ * is stopped, the role granted, and the server started again (sessions survive). `close` stops it and removes the
+ * database.
+ */
+export async function ownServer(name: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), `rr-e2e-${name}-`));
+  const port = await freePort();
+  let server = await startServer(port, { DATA_DIR: dataDir });
+  return {
+    base: `http://localhost:${port}`,
+    async grantAdmin(email: string) {
+      await stopServer(server);
+      const grant = await promisify(execFile)(process.execPath, ['dist/server/admin-grant.js', email], {
+        env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
+      });
+      expect(grant.stdout + grant.stderr).toContain(email);
+      server = await startServer(port, { DATA_DIR: dataDir });
+    },
+    async close() {
+      await stopServer(server);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A person signed in on `base` in their own context; their request (if any) and the API through their cookies. */
 export async function personOn(browser: Browser, base: string, name: string) {
   const context = await browser.newContext({ baseURL: base });
@@ -80,18 +112,58 @@ export async function personOn(browser: Browser, base: string, name: string) {
   return { context, page, api, email };
 }
 
-/** A request by `requester` with an offer by `driver`: the booking's id. */
-export async function bookingBetween(
-  requester: Awaited<ReturnType<typeof personOn>>,
-  driver: Awaited<ReturnType<typeof personOn>>,
+type Person = Awaited<ReturnType<typeof personOn>>;
+
+/** A request by `requester` (with `extra` fields, e.g. its compensation) and an offer by `driver`: both ids. */
+export async function offerBetween(
+  requester: Person,
+  driver: Person,
   title: string,
+  extra: Record<string, string> = {},
 ) {
   const request = await requester.api<{ id: string }>('POST', '/api/requests', {
     title,
     description: 'Two sacks of feed',
     pickup_location: 'Co-op, Mill Rd',
     delivery_location: 'Upper Farm',
+    ...extra,
   });
   const booking = await driver.api<{ id: string }>('POST', '/api/bookings', { request_id: request.id });
-  return booking.id;
+  return { requestId: request.id, bookingId: booking.id };
+}
+
+/** A request by `requester` with an offer by `driver`: the booking's id. */
+export async function bookingBetween(requester: Person, driver: Person, title: string) {
+  return (await offerBetween(requester, driver, title)).bookingId;
+}
+
+/**
+ * Runs `run` on ownServer with an admin (`adminName`, granted first) and a requester and a driver in their own
+ * browsers, their names tagged (`t`) to tell this test's rows apart; then closes their browsers and the server.
+ */
+export async function withOwnServerAndPeople(
+  browser: Browser,
+  name: string,
+  run: (people: {
+    t: string;
+    names: { requester: string; driver: string };
+    admin: Person;
+    requester: Person;
+    driver: Person;
+  }) => Promise<void>,
+  adminName = 'Ada Admin',
+) {
+  const own = await ownServer(name);
+  try {
+    const admin = await personOn(browser, own.base, adminName);
+    await own.grantAdmin(admin.email);
+    const t = tag();
+    const names = { requester: `Ana Diaz ${t}`, driver: `Ben Okafor ${t}` };
+    const requester = await personOn(browser, own.base, names.requester);
+    const driver = await personOn(browser, own.base, names.driver);
+    await run({ t, names, admin, requester, driver });
+    for (const p of [requester, driver, admin]) await p.context.close();
+  } finally {
+    await own.close();
+  }
 }

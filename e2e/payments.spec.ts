@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, expectToast } from './fixtures';
 import { goTo, newUser, offer, openBooking, openRequest, postRequest, tag } from './marketplace-helpers';
+import { chooseAndPay, eventually, paymentCard } from './payment-helpers';
 
 /**
  * Payments in two real browsers (issue 35), every step through the UI: the requester pays with the test card, the
@@ -8,36 +9,8 @@ import { goTo, newUser, offer, openBooking, openRequest, postRequest, tag } from
  * before pickup refunds everything. The embedded test provider runs: no real money moves.
  */
 
-/** A pays for B's offer with the test card (after a declined one) and the booking is confirmed. */
-async function chooseAndPay(page: Page, title: string, driver: string) {
-  await openRequest(page, title);
-  const offers = page.getByRole('region', { name: 'Offers' });
-  await offers
-    .getByRole('listitem')
-    .filter({ hasText: driver })
-    .getByRole('button', { name: `Choose this driver: ${driver}` })
-    .click();
-  const dialog = page.getByRole('dialog', { name: `Choose ${driver}?` });
-  await expect(dialog).toHaveAccessibleDescription('You pay $16.50 now');
-  await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await dialog.getByLabel('Expiry').fill('12/40');
-  await dialog.getByLabel('CVC').fill('123');
-  await dialog.getByLabel('ZIP').fill('05401');
-  await dialog.getByRole('button', { name: 'Pay and confirm' }).click();
-  await expectToast(page, 'Driver confirmed');
-  await expect(dialog).toBeHidden();
-}
-
 /** The 'Earned' tab's totals, as the driver reads them. */
 const totals = (page: Page) => page.getByRole('tabpanel', { name: 'Earned' }).locator('dl').first();
-
-/** Reloads the page until `check` holds: a payout is sent by a background job, the page does not poll. */
-async function eventually(page: Page, check: () => Promise<void>) {
-  await expect(async () => {
-    await page.reload();
-    await check();
-  }).toPass();
-}
 
 test('paid, delivered, Available, payouts set up, Paid out; the requester’s receipt', async ({ browser }) => {
   test.slow();
@@ -49,7 +22,8 @@ test('paid, delivered, Available, payouts set up, Paid out; the requester’s re
 
   await postRequest(a.page, title);
   await offer(b.page, title);
-  await chooseAndPay(a.page, title, bName);
+  await openRequest(a.page, title);
+  await chooseAndPay(a.page, bName);
 
   // B, before the delivery: $15.00 in progress, nothing available yet.
   await goTo(b.page, 'Payments', 'Payments');
@@ -129,7 +103,8 @@ test('cancelled before pickup: the dialog says the refund, and everything goes b
   const b = await newUser(browser, bName);
   await postRequest(a.page, title);
   await offer(b.page, title);
-  await chooseAndPay(a.page, title, bName);
+  await openRequest(a.page, title);
+  await chooseAndPay(a.page, bName);
 
   await openBooking(a.page, title, 'As requester');
   await a.page.getByRole('button', { name: 'Cancel booking' }).click();
@@ -140,8 +115,7 @@ test('cancelled before pickup: the dialog says the refund, and everything goes b
   await cancel.getByRole('button', { name: 'Cancel booking' }).click();
   await expectToast(a.page, 'Booking cancelled');
   await expect(a.page.getByText(/^Status:/)).toContainText('Cancelled');
-  const payment = a.page.getByRole('heading', { name: 'Payment' }).locator('xpath=../..');
-  await expect(payment).toContainText('Refunded $16.50');
+  await expect(paymentCard(a.page)).toContainText('Refunded $16.50');
 
   await goTo(a.page, 'Payments', 'Payments');
   await expect(

@@ -402,6 +402,7 @@ export const adminChargebackSchema = z.object({
 export type AdminChargeback = z.infer<typeof adminChargebackSchema>;
 /** The test provider's bank: raising a card dispute on a payment, and closing it won or lost (admin page). */
 export const CHARGEBACK_OUTCOMES = ['won', 'lost'] as const;
+export type ChargebackOutcome = (typeof CHARGEBACK_OUTCOMES)[number];
 export const chargebackCloseSchema = z.object({
   outcome: z.enum(CHARGEBACK_OUTCOMES, { error: 'Choose won or lost' }),
 });

@@ -1,7 +1,7 @@
 import { DISPUTE_ERRORS } from '@shared/disputes';
 import { LIFECYCLE_ERRORS } from '@shared/lifecycle';
 import { MARKETPLACE_ERRORS } from '@shared/marketplace';
-import { PAYMENT_ERRORS } from '@shared/payments';
+import { CHARGEBACK_ERRORS, PAYMENT_ERRORS } from '@shared/payments';
 import { REVIEW_ERRORS } from '@shared/reviews';
 import { ApiError, isQueued } from './api-client';
 import { toastApiError, toastError } from './toast';
@@ -11,7 +11,7 @@ export const TOO_OFTEN_MESSAGE = "You're doing that too often. Please wait a mom
 
 const isThrottled = (err: unknown) => err instanceof ApiError && err.code === 'too_many_requests';
 
-/** The spec's (or the lifecycle's, the reviews', the payments' or the disputes') title and text for a stable refusal code, if it has one. */
+/** The spec's (or the lifecycle's, the reviews', the payments', the disputes' or the chargebacks') title and text for a stable refusal code, if it has one. */
 function knownRefusal(err: unknown): { title: string; message: string } | undefined {
   if (!(err instanceof ApiError)) return undefined;
   if (Object.hasOwn(MARKETPLACE_ERRORS, err.code))
@@ -20,6 +20,7 @@ function knownRefusal(err: unknown): { title: string; message: string } | undefi
   if (Object.hasOwn(REVIEW_ERRORS, err.code)) return REVIEW_ERRORS[err.code as keyof typeof REVIEW_ERRORS];
   if (Object.hasOwn(PAYMENT_ERRORS, err.code)) return PAYMENT_ERRORS[err.code as keyof typeof PAYMENT_ERRORS];
   if (Object.hasOwn(DISPUTE_ERRORS, err.code)) return DISPUTE_ERRORS[err.code as keyof typeof DISPUTE_ERRORS];
+  if (Object.hasOwn(CHARGEBACK_ERRORS, err.code)) return CHARGEBACK_ERRORS[err.code as keyof typeof CHARGEBACK_ERRORS];
   return undefined;
 }
 

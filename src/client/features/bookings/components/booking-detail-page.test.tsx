@@ -9,7 +9,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { ADA, makeBookingDetail, makeBookingPayment, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { renderWithProviders, stubApi } from '@/test/render';
-import { BookingDetailPage } from './booking-detail-page';
+import { BookingDetailPage, CHARGEBACK_HOLD_TEXT } from './booking-detail-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -150,6 +150,39 @@ describe('Booking detail page', () => {
     expect(within(section).queryByText(/You paid/)).not.toBeInTheDocument();
     expect(within(section).getByText(/^Partly refunded \$7\.50:/)).toBeVisible();
     expect(within(section).queryByText('Test mode: no real money moves.')).not.toBeInTheDocument();
+  });
+
+  it("a card dispute's hold reads 'Chargeback · On hold' and says the bank is reviewing it; a won one, the state", async () => {
+    const booking = makeBookingDetail({ status: 'confirmed', actions: [], events: CONFIRMED_EVENTS });
+    let payment = makeBookingPayment({ on_hold: true, chargeback: true, refund_if_cancelled_cents: null });
+    const { client } = renderBooking(() => ({ ...booking, payment }));
+    const heading = await screen.findByRole('heading', { name: 'Payment' });
+    const section = heading.closest('div.rounded-lg') as HTMLElement;
+    expect(within(section).getByText(/^Chargeback · On hold:/)).toBeVisible();
+    expect(within(section).getByText(CHARGEBACK_HOLD_TEXT)).toBeVisible();
+    expect(within(section).queryByText(/until a moderator decides/)).not.toBeInTheDocument();
+    expect(buttonNames()).toEqual([]);
+
+    // Won: the hold is lifted and the payment shows its own state again.
+    payment = makeBookingPayment({ chargeback: false });
+    void client.invalidateQueries({ queryKey: queryKeys.bookingDetail(booking.id) });
+    expect(await within(section).findByText(/^Held:/)).toBeVisible();
+    expect(within(section).queryByText(CHARGEBACK_HOLD_TEXT)).not.toBeInTheDocument();
+  });
+
+  it("a reported problem's hold keeps its own wording", async () => {
+    renderBooking(
+      makeBookingDetail({
+        status: 'confirmed',
+        actions: [],
+        payment: makeBookingPayment({ on_hold: true, refund_if_cancelled_cents: null }),
+      }),
+    );
+    const heading = await screen.findByRole('heading', { name: 'Payment' });
+    const section = heading.closest('div.rounded-lg') as HTMLElement;
+    expect(within(section).getByText(/^On hold:/)).toBeVisible();
+    expect(within(section).getByText('Held by RuralRoute until a moderator decides.')).toBeVisible();
+    expect(within(section).queryByText(CHARGEBACK_HOLD_TEXT)).not.toBeInTheDocument();
   });
 
   it('the driver never renders a delivery code, even if one were sent', async () => {

@@ -107,15 +107,22 @@ function Cancellation({ booking }: { booking: BookingDetail }) {
   );
 }
 
+/** Why a card dispute holds the money (instead of a reported problem's wording). */
+export const CHARGEBACK_HOLD_TEXT =
+  "The requester's bank is reviewing a card dispute of this payment: nothing is released or refunded until it closes.";
+
 /**
  * The booking's payment for both people: what the driver receives and where the money is (docs/payments.md). Held
- * money a reported problem holds reads 'On hold' (the dispute section says why).
+ * money a reported problem holds reads 'On hold' (the dispute section says why); a card dispute the bank opened
+ * reads 'Chargeback · On hold' and says the bank is reviewing it.
  */
 function Payment({ booking }: { booking: BookingDetail }) {
   const p = booking.payment;
   if (!p) return null;
   const when = p.settled_at ?? p.held_at;
-  const state = p.on_hold ? PAYMENT_ON_HOLD_LABEL : paymentStateLabel(p.state, formatCents(p.refunded_cents));
+  const label = paymentStateLabel(p.state, formatCents(p.refunded_cents), p.chargeback);
+  // A card dispute's hold reads 'Chargeback · On hold'; a reported problem's, 'On hold'.
+  const state = !p.on_hold ? label : p.chargeback ? `${label} · ${PAYMENT_ON_HOLD_LABEL}` : PAYMENT_ON_HOLD_LABEL;
   return (
     <Card>
       <CardHeader>
@@ -136,7 +143,9 @@ function Payment({ booking }: { booking: BookingDetail }) {
         <p>
           {state}: <time dateTime={when}>{formatInstant(when)}</time>
         </p>
-        {p.on_hold ? (
+        {p.on_hold && p.chargeback ? (
+          <p className="text-sm text-muted-foreground">{CHARGEBACK_HOLD_TEXT}</p>
+        ) : p.on_hold ? (
           <p className="text-sm text-muted-foreground">Held by RuralRoute until a moderator decides.</p>
         ) : p.state === 'held' ? (
           <p className="text-sm text-muted-foreground">Held by RuralRoute until the delivery is complete.</p>

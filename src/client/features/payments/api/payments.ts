@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  adminChargebackSchema,
   adminPaymentItemSchema,
   adminPaymentsSchema,
   creditBalanceSchema,
@@ -10,6 +11,7 @@ import {
   payoutSettingsSchema,
   receiptSchema,
   reconciliationSchema,
+  type ChargebackOutcome,
   type PayoutSettings,
 } from '@shared/payments';
 import { api } from '@/lib/api-client';
@@ -20,6 +22,9 @@ import { toastSuccess } from '@/lib/toast';
 
 export const PAYOUTS_ACTIVE_TOAST = 'Payouts active';
 export const RECONCILED_TOAST = 'Reconciliation finished';
+export const RESERVE_ADDED_TOAST = 'Added to the reserve';
+export const CHARGEBACK_RAISED_TOAST = 'Test chargeback raised';
+export const CHARGEBACK_CLOSED_TOAST = 'Card dispute closed';
 
 /** GET /payments/paid: what I paid, newest first. */
 export const usePaidPayments = listQuery({
@@ -122,6 +127,64 @@ export function useReconcile() {
       reconciliationSchema.parse(await api<unknown>('/admin/payments/reconcile', { method: 'POST', body: {} })),
     onSuccess: () => toastSuccess(RECONCILED_TOAST),
     onError: toastMutationError,
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.adminPayments }),
+  });
+}
+
+/** Every card dispute (chargeback), newest first. */
+export const useAdminChargebacks = listQuery({
+  path: '/admin/payments/chargebacks',
+  item: adminChargebackSchema,
+  queryKey: [...queryKeys.adminPayments, 'chargebacks'],
+});
+
+/** When the background job has applied the bank's events: it runs within about a second of them. */
+export const CHARGEBACK_REFETCH_DELAYS_MS = [1_000, 2_000, 4_000, 8_000];
+
+/**
+ * The test bank's events are applied by a background job, not by the request that sent them: the admin payments
+ * page (totals, payments, card disputes) is reloaded now and a few times over the next seconds.
+ */
+function refetchAdminPaymentsSoon(client: QueryClient) {
+  const refetch = () => void client.invalidateQueries({ queryKey: queryKeys.adminPayments });
+  refetch();
+  for (const delay of CHARGEBACK_REFETCH_DELAYS_MS) setTimeout(refetch, delay);
+}
+
+/** A call to the test provider's bank: its toast once sent, then the page reloaded as the job applies the events. */
+function useTestBank<T>(send: (input: T) => Promise<void>, toast: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => toastSuccess(toast),
+    onError: toastMutationError,
+    onSettled: () => refetchAdminPaymentsSoon(client),
+  });
+}
+
+/** POST /admin/payments/:id/chargeback: the test provider's bank opens a card dispute of the payment. */
+export const useRaiseTestChargeback = () =>
+  useTestBank(
+    (paymentId: string) =>
+      api<void>(`/admin/payments/${encodeURIComponent(paymentId)}/chargeback`, { method: 'POST', body: {} }),
+    CHARGEBACK_RAISED_TOAST,
+  );
+
+/** POST /admin/payments/chargebacks/:id/close: the test bank decides the card dispute, won or lost. */
+export const useCloseTestChargeback = () =>
+  useTestBank(
+    ({ id, outcome }: { id: string; outcome: ChargebackOutcome }) =>
+      api<void>(`/admin/payments/chargebacks/${encodeURIComponent(id)}/close`, { method: 'POST', body: { outcome } }),
+    CHARGEBACK_CLOSED_TOAST,
+  );
+
+/** POST /admin/payments/reserve: the platform's own money into the Delivery Guarantee's reserve. */
+export function useAddToReserve() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { amount: string; note: string }) =>
+      api<unknown>('/admin/payments/reserve', { method: 'POST', body }),
+    onSuccess: () => toastSuccess(RESERVE_ADDED_TOAST),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.adminPayments }),
   });
 }

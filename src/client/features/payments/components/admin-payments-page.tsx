@@ -1,6 +1,13 @@
 import { useState } from 'react';
+import type * as React from 'react';
 import { formatCents } from '@shared/money';
-import { paymentStateLabel, type AdminPaymentItem, type AdminPayments } from '@shared/payments';
+import {
+  paymentStateLabel,
+  TEST_CHARGEBACK_FEE_CENTS,
+  type AdminPaymentItem,
+  type AdminPayments,
+} from '@shared/payments';
+import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
 import { QueryLoadError } from '@/components/query-load-error';
@@ -8,8 +15,17 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatInstant } from '@/lib/format';
-import { useAdminPaymentList, useAdminPayments, useLedgerTrail, useReconcile } from '../api/payments';
+import {
+  useAdminChargebacks,
+  useAdminPaymentList,
+  useAdminPayments,
+  useLedgerTrail,
+  useRaiseTestChargeback,
+  useReconcile,
+} from '../api/payments';
+import { ChargebackCard } from './chargeback-card';
 import { LedgerTable } from './ledger-table';
+import { ReserveFundForm } from './reserve-fund-form';
 import { TestModeNotice } from './test-mode-notice';
 
 const TOTALS: [keyof AdminPayments['totals'], string][] = [
@@ -22,6 +38,7 @@ const TOTALS: [keyof AdminPayments['totals'], string][] = [
   ['paid_out_cents', 'Paid out'],
   ['refunds_pending_cents', 'Refunds being sent'],
   ['payouts_pending_cents', 'Payouts being sent'],
+  ['chargeback_losses_cents', 'Chargeback losses'],
 ];
 
 function Reconciliation({ overview }: { overview: AdminPayments }) {
@@ -69,7 +86,31 @@ function Trail({ paymentId }: { paymentId: string }) {
   return <LedgerTable trail={trail.data} />;
 }
 
-function PaymentRow({ p }: { p: AdminPaymentItem }) {
+/** The test provider's bank may dispute a card payment not disputed and not refunded in full. */
+const disputable = (p: AdminPaymentItem) =>
+  !p.chargeback && p.state !== 'refunded' && p.total_cents - p.credit_cents > 0;
+
+/** 'Raise a test chargeback': the test bank opens a card dispute of this payment, as a cardholder's bank would. */
+function RaiseChargeback({ p }: { p: AdminPaymentItem }) {
+  const raise = useRaiseTestChargeback();
+  return (
+    <ConfirmActionButton
+      variant="outline"
+      label={`Raise a test chargeback: ${p.title}`}
+      disabled={raise.isPending}
+      title="Raise a test chargeback?"
+      description={`The test bank opens a card dispute of ${p.requester_name}'s card payment for ${p.title}, as their bank would. The disputed amount and the bank's ${formatCents(TEST_CHARGEBACK_FEE_CENTS)} fee are withdrawn from RuralRoute, and money still held for the booking stays held until you close it. This is the test bank: no real money moves.`}
+      confirmLabel="Raise a test chargeback"
+      busyLabel="Raising..."
+      destructive
+      onConfirm={() => raise.mutateAsync(p.id)}
+    >
+      Raise a test chargeback
+    </ConfirmActionButton>
+  );
+}
+
+function PaymentRow({ p, testMode }: { p: AdminPaymentItem; testMode: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <Card className="space-y-3 p-4">
@@ -79,24 +120,46 @@ function PaymentRow({ p }: { p: AdminPaymentItem }) {
           <p className="text-sm text-muted-foreground">
             <time dateTime={p.paid_at}>{formatInstant(p.paid_at)}</time> · {p.requester_name} paid{' '}
             {formatCents(p.total_cents)} for {p.driver_name} ·{' '}
-            {paymentStateLabel(p.state, formatCents(p.refunded_cents))}
+            {paymentStateLabel(p.state, formatCents(p.refunded_cents), p.chargeback)}
           </p>
         </div>
-        <Button
-          variant="outline"
-          aria-expanded={open}
-          onClick={() => setOpen(!open)}
-          aria-label={`Ledger trail of ${p.title}`}
-        >
-          {open ? 'Hide ledger trail' : 'Ledger trail'}
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {testMode && disputable(p) ? <RaiseChargeback p={p} /> : null}
+          <Button
+            variant="outline"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+            aria-label={`Ledger trail of ${p.title}`}
+          >
+            {open ? 'Hide ledger trail' : 'Ledger trail'}
+          </Button>
+        </div>
       </div>
       {open ? <Trail paymentId={p.id} /> : null}
     </Card>
   );
 }
 
-/** '/dashboard/admin/payments' (admins): the totals, the last reconciliation, every payment with its ledger trail. */
+/** A titled keyset list of the page ('Every payment', 'Card disputes'). */
+function ListSection<T extends { id: string }>({
+  id,
+  title,
+  ...list
+}: { id: string; title: string } & React.ComponentProps<typeof PaginatedList<T>>) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      <PaginatedList {...list} />
+    </section>
+  );
+}
+
+/**
+ * '/dashboard/admin/payments' (admins): the totals, the last reconciliation, 'Add to the reserve', every payment with
+ * its ledger trail (and in test mode 'Raise a test chargeback'), and every card dispute.
+ */
 export function AdminPaymentsPage() {
   const overview = useAdminPayments();
   return (
@@ -114,6 +177,7 @@ export function AdminPaymentsPage() {
             ))}
           </dl>
           <Reconciliation overview={overview.data} />
+          <ReserveFundForm />
         </>
       ) : overview.isError ? (
         <QueryLoadError what="the payments" error={overview.error} onRetry={() => void overview.refetch()} />
@@ -123,17 +187,22 @@ export function AdminPaymentsPage() {
           <Skeleton className="h-24" />
         </div>
       )}
-      <section aria-labelledby="admin-payments-list" className="space-y-3">
-        <h2 id="admin-payments-list" className="text-xl font-semibold">
-          Every payment
-        </h2>
-        <PaginatedList
-          query={useAdminPaymentList()}
-          what="the payments"
-          empty="No payments yet."
-          renderItem={(p) => <PaymentRow p={p} />}
-        />
-      </section>
+      <ListSection
+        id="admin-payments-list"
+        title="Every payment"
+        query={useAdminPaymentList()}
+        what="the payments"
+        empty="No payments yet."
+        renderItem={(p) => <PaymentRow p={p} testMode={overview.data?.test_mode ?? false} />}
+      />
+      <ListSection
+        id="admin-chargebacks"
+        title="Card disputes"
+        query={useAdminChargebacks()}
+        what="the card disputes"
+        empty="No card disputes."
+        renderItem={(c) => <ChargebackCard c={c} />}
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { formatCents } from '@shared/money';
-import { CREDIT_LABEL, paymentStateLabel, type EarnedItem, type PaidItem } from '@shared/payments';
+import { CHARGEBACK_LABEL, CREDIT_LABEL, paymentStateLabel, type EarnedItem, type PaidItem } from '@shared/payments';
 import { bookingDetailPath, PAGE_PATHS, receiptPath } from '@shared/routes';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
@@ -63,7 +63,7 @@ const paidRow = (p: PaidItem) => (
     bookingId={p.booking_id}
     at={p.paid_at}
     amount={formatCents(p.total_cents)}
-    state={paymentStateLabel(p.state, formatCents(p.refunded_cents))}
+    state={paymentStateLabel(p.state, formatCents(p.refunded_cents), p.chargeback)}
     receiptId={p.id}
   />
 );
@@ -81,7 +81,7 @@ const earnedRow = (e: EarnedItem) => (
     bookingId={e.booking_id}
     at={e.at}
     amount={formatCents(e.amount_cents)}
-    state={EARNED_STATE[e.state]}
+    state={e.chargeback ? CHARGEBACK_LABEL : EARNED_STATE[e.state]}
     receiptId={e.id}
   />
 );

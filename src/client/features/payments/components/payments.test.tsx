@@ -13,7 +13,7 @@ import {
   type Receipt,
 } from '@shared/payments';
 import { PAGE_PATHS, receiptPath } from '@shared/routes';
-import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
+import { renderWithProviders, stubApi } from '@/test/render';
 import { PaymentsPage } from './payments-page';
 import { PayoutsSection } from './payouts-section';
 import { ReceiptPage } from './receipt-page';
@@ -54,11 +54,36 @@ describe('Payments page', () => {
           items: [
             paid,
             { ...paid, id: paid.id.replace('1111', '3333'), title: 'Hay', state: 'refunded', refunded_cents: 1375 },
+            { ...paid, id: paid.id.replace('1111', '4444'), title: 'Seed', chargeback: true },
           ],
           next_cursor: null,
         },
       }),
-      'GET /payments/earned': () => ({ body: emptyPage }),
+      'GET /payments/earned': () => ({
+        body: {
+          items: [
+            {
+              id: paid.id,
+              booking_id: paid.booking_id,
+              title: 'Feed sacks',
+              amount_cents: 1250,
+              state: 'released',
+              chargeback: false,
+              at: paid.paid_at,
+            },
+            {
+              id: paid.id.replace('1111', '4444'),
+              booking_id: paid.booking_id,
+              title: 'Seed',
+              amount_cents: 1250,
+              state: 'held',
+              chargeback: true,
+              at: paid.paid_at,
+            },
+          ],
+          next_cursor: null,
+        },
+      }),
       'GET /payments/earnings': () => ({ body: earnings }),
     });
     const user = userEvent.setup();
@@ -73,6 +98,9 @@ describe('Payments page', () => {
     expect(rows[0]).toHaveTextContent('$13.75');
     expect(rows[0]).toHaveTextContent('Held');
     expect(rows[1]).toHaveTextContent('Refunded $13.75');
+    // A card dispute the bank opened shows instead of the payment's state.
+    expect(rows[2]).toHaveTextContent('Chargeback');
+    expect(rows[2]).not.toHaveTextContent('Held');
     expect(within(rows[0]!).getByRole('link', { name: 'Receipt for Feed sacks' })).toHaveAttribute(
       'href',
       receiptPath(paid.id),
@@ -84,6 +112,11 @@ describe('Payments page', () => {
     expect(totals.closest('dl')).toHaveTextContent('In progress$12.50');
     expect(totals.closest('dl')).toHaveTextContent('Available$25.00');
     expect(totals.closest('dl')).toHaveTextContent('Paid out$0.00');
+    const earned = within(screen.getByRole('list', { name: 'Your earnings' })).getAllByRole('listitem');
+    expect(earned[0]).toHaveTextContent('Earned');
+    expect(earned[1]).toHaveTextContent('Seed');
+    expect(earned[1]).toHaveTextContent('Chargeback');
+    expect(earned[1]).not.toHaveTextContent('In progress');
     expect(screen.getByRole('link', { name: 'set up payouts' })).toHaveAttribute(
       'href',
       `${PAGE_PATHS.settings}#payouts`,
@@ -177,6 +210,13 @@ describe('Receipt page', () => {
     ])
       expect(list).toHaveTextContent(text);
     expect(screen.getByText(TEST_MODE_NOTICE)).toBeInTheDocument();
+  });
+
+  it("a charged-back payment's state is 'Chargeback'", async () => {
+    renderReceipt({ body: { ...receipt, chargeback: true } });
+    const list = (await screen.findByText('Total paid')).closest('dl')!;
+    expect(list).toHaveTextContent('StateChargeback');
+    expect(list).not.toHaveTextContent('StateReleased');
   });
 
   it('someone else’s (or a missing) payment is a clear not-found page', async () => {

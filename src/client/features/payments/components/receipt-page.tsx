@@ -25,7 +25,7 @@ function ReceiptView({ receipt: r }: { receipt: Receipt }) {
     ...(r.credit_cents ? [[CREDIT_LABEL, formatCents(r.credit_cents)] as [string, string]] : []),
     ...(r.card ? [['Card', r.card] as [string, string]] : []),
     ['Paid on', formatInstant(r.paid_at)],
-    ['State', paymentStateLabel(r.state, formatCents(r.refunded_cents))],
+    ['State', paymentStateLabel(r.state, formatCents(r.refunded_cents), r.chargeback)],
     ...(r.settled_at
       ? [[r.state === 'released' ? 'Released on' : 'Settled on', formatInstant(r.settled_at)] as [string, string]]
       : []),
