@@ -213,6 +213,8 @@ export const adminDisputeSchema = disputeViewSchema.extend({
       fee_cents: z.number().int(),
       total_cents: z.number().int(),
       refunded_cents: z.number().int(),
+      /** A card dispute of it is open or was decided for the cardholder: shown 'Chargeback'; no decision moves its money. */
+      chargeback: z.boolean(),
     })
     .nullable(),
   /** The guarantee's cap for this requester, and what approving may pay at most (min of cap and item value). */

@@ -191,7 +191,14 @@ export function makeAdminDispute(over: Partial<AdminDispute> = {}): AdminDispute
     },
     driver: { ...SAM, email: 'sam@example.com' },
     requester: { ...ADA, email: 'ada@example.com' },
-    payment: { state: 'held', compensation_cents: 1250, fee_cents: 125, total_cents: 1375, refunded_cents: 0 },
+    payment: {
+      state: 'held',
+      compensation_cents: 1250,
+      fee_cents: 125,
+      total_cents: 1375,
+      refunded_cents: 0,
+      chargeback: false,
+    },
     claim_cap_cents: null,
     events: [
       { type: 'offered', at: '2026-05-01T10:00:00.000Z', actor_name: 'Sam Lee' },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   APPROVED_AMOUNT_MESSAGE,
@@ -341,7 +341,10 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
       const p = people.find((x) => x.id === id);
       return { id, full_name: p?.fullName ?? 'Deleted user', email: p?.email ?? '' };
     };
-    const [p] = await db.select().from(payments).where(eq(payments.id, row.paymentId));
+    const [p] = await db
+      .select({ ...getTableColumns(payments), chargeback: chargebackShown() })
+      .from(payments)
+      .where(eq(payments.id, row.paymentId));
     const events = await db
       .select({ type: bookingEvents.type, at: bookingEvents.createdAt, actorName: profiles.fullName })
       .from(bookingEvents)
@@ -374,6 +377,7 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
             fee_cents: fee,
             total_cents: compensation + fee,
             refunded_cents: Number(p.refundedCents),
+            chargeback: p.chargeback,
           }
         : null,
       claim_cap_cents:

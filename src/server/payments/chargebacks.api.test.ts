@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdminDispute } from '../../shared/disputes';
 import type { BookingDetail } from '../../shared/lifecycle';
 import type { Page } from '../../shared/marketplace';
 import {
@@ -194,6 +195,9 @@ describe("the test provider's bank, from the admin payments page", () => {
     const [dispute] = await db().select().from(disputes).where(eq(disputes.bookingId, s.bookingId));
     await raise(s.payment.id);
     await ctx.app.jobs.runDue();
+    // The moderators' queue shows the payment as charged back.
+    const queue = await call<Page<AdminDispute>>('GET', '/admin/disputes', { cookie: admin.token });
+    expect(queue.body.items.find((d) => d.id === dispute!.id)?.payment).toMatchObject({ chargeback: true });
     const decided = await call('POST', `/admin/disputes/${dispute!.id}/decision`, {
       cookie: admin.token,
       body: { decision: 'refund', note: 'Refunding.' },

@@ -63,7 +63,7 @@ function Fold({ summary, children }: { summary: string; children: React.ReactNod
 
 function Payment({ payment, onHold }: { payment: NonNullable<AdminDispute['payment']>; onHold: boolean }) {
   const state = isPaymentState(payment.state)
-    ? paymentStateLabel(payment.state, formatCents(payment.refunded_cents))
+    ? paymentStateLabel(payment.state, formatCents(payment.refunded_cents), payment.chargeback)
     : capitalize(payment.state.replaceAll('_', ' '));
   return (
     <dl className="grid gap-4 sm:grid-cols-4">

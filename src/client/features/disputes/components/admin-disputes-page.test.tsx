@@ -155,7 +155,14 @@ describe('Disputes (admin)', () => {
       item_value_cents: 3500,
       claim_cap_cents: 5000,
       booking: { ...makeAdminDispute().booking, status: 'completed', ended_at: '2026-05-03T08:00:00.000Z' },
-      payment: { state: 'released', compensation_cents: 1250, fee_cents: 125, total_cents: 1375, refunded_cents: 0 },
+      payment: {
+        state: 'released',
+        compensation_cents: 1250,
+        fee_cents: 125,
+        total_cents: 1375,
+        refunded_cents: 0,
+        chargeback: false,
+      },
     });
     const { calls, user } = renderPage(() => [dispute], {
       [`POST /admin/disputes/${dispute.id}/decision`]: () => ({
@@ -198,6 +205,7 @@ describe('Disputes (admin)', () => {
         fee_cents: 125,
         total_cents: 1375,
         refunded_cents: 500,
+        chargeback: false,
       },
     });
     const { calls } = renderPage(() => [], {}, { resolved: () => [decided], route: '/?tab=resolved' });
