@@ -8,6 +8,8 @@ import {
   TEST_CHARGEBACK_FEE_CENTS,
   type AdminChargeback,
   type AdminPayments,
+  type EarnedItem,
+  type PaidItem,
   type Reconciliation,
 } from '../../shared/payments';
 import { bookings, chargebacks, disputes, notifications, paymentWebhookEvents, payments, users } from '../db/schema';
@@ -172,6 +174,14 @@ describe("the test provider's bank, from the admin payments page", () => {
     await close(cb.id, { outcome: 'lost' });
     await ctx.app.jobs.runDue();
     expect((await balances(db(), [{ driver: s.driver.user.id }]))[0]).toBe(driverBefore);
+    // The requester's payment reads 'Chargeback'; the driver's earning, theirs to keep, still reads 'Released'.
+    const paid = await call<Page<PaidItem>>('GET', '/payments/paid', { cookie: s.requester.token });
+    expect(paid.body.items.find((p) => p.id === s.payment.id)).toMatchObject({ chargeback: true });
+    const earned = await call<Page<EarnedItem>>('GET', '/payments/earned', { cookie: s.driver.token });
+    expect(earned.body.items.find((p) => p.id === s.payment.id)).toMatchObject({
+      state: 'released',
+      chargeback: false,
+    });
     expect((await list()).body.items.find((c) => c.id === cb.id)).toMatchObject({
       status: 'lost',
       payment_state: 'released',

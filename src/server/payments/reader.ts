@@ -81,6 +81,13 @@ export function driverReceived(p: {
   return 0;
 }
 
+/**
+ * Whether the driver's own views (Earned, their receipt) read 'Chargeback': only while a card dispute holds the money
+ * or after it took the held money back. Money released to them stays theirs, so it reads 'Released' for them.
+ */
+const driverSeesChargeback = (p: { state: string; chargeback: boolean }) =>
+  p.chargeback && (p.state === 'held' || p.state === 'refunded');
+
 const paidItem = (r: Row): PaidItem => ({
   id: r.id,
   booking_id: r.bookingId,
@@ -138,7 +145,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
       title: r.title,
       amount_cents: r.state === 'held' ? Number(r.compensationCents) : driverReceived(r),
       state: r.state as PaymentState,
-      chargeback: r.chargeback,
+      chargeback: driverSeesChargeback(r),
       at: (r.settledAt ?? r.heldAt ?? r.createdAt).toISOString(),
     }));
 
@@ -203,7 +210,7 @@ export function createPaymentReader(db: Db, testMode: boolean) {
       refunded_cents: Number(p.refundedCents),
       driver_received_cents: driverReceived(p),
       state: p.state as PaymentState,
-      chargeback: p.chargeback,
+      chargeback: mine ? p.chargeback : driverSeesChargeback(p),
       paid_at: (p.heldAt ?? p.createdAt).toISOString(),
       settled_at: p.settledAt?.toISOString() ?? null,
       test_mode: p.provider === 'test',
