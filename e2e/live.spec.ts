@@ -28,6 +28,10 @@ async function send(page: Page, text: string) {
 }
 
 test('driver and requester write to each other live; the unread badge rises and clears', async ({ browser }) => {
+  // Two people signed up, a request posted and accepted, a conversation both ways and two axe runs: about 30 s in a
+  // busy CI run (it timed out at 29.9 s once, after its live reply had arrived in 847 ms), so the default 30 s is
+  // its length, not a bound on a defect. The live step itself is bound by its expect timeout.
+  test.setTimeout(60_000);
   const title = `Pharmacy pickup ${tag()}`;
   const requester = await newUser(browser, 'Rita Requester');
   const driver = await newUser(browser, 'Dan Driver');
