@@ -29,6 +29,9 @@ export const MODERATION_ACTIONS = [
   'dispute_close',
   // An admin adding the platform's money to the Delivery Guarantee's reserve (the payments page).
   'reserve_fund',
+  // An ID check decided (issue 37): approved, or rejected with a reason (the note).
+  'id_approve',
+  'id_reject',
 ] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 

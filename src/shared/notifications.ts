@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LONG_DATE_UTC } from './dates';
 import { ALL_CANCEL_REASONS } from './lifecycle';
 import { formatCents, TEST_MODE_NOTICE } from './money';
+import { ID_RETRY_HOURS } from './verification';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
 /**
@@ -28,6 +29,7 @@ export const NOTIFICATION_TYPES = [
   'dispute_opened',
   'dispute_resolved',
   'chargeback',
+  'id_check',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -72,6 +74,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   dispute_opened: 'A problem was reported on my delivery',
   dispute_resolved: 'RuralRoute decided on a reported problem',
   chargeback: 'A card dispute holds or ends a payment for my delivery',
+  id_check: 'RuralRoute decided on my ID check',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -132,6 +135,7 @@ export const notificationDataSchema = z.object({
   card_brand: z.string().optional(),
   /** When the money moved (ISO). */
   at: z.string().optional(),
+  /** id_check: 'approved' or 'rejected'; `reason` is then the reason's label. */
   /** dispute_resolved: the decision as both people read it (disputes.ts decisionText), and the moderator's note. */
   decision_text: z.string().optional(),
   note: z.string().optional(),
@@ -217,6 +221,10 @@ export function notificationText(type: NotificationType, d: NotificationData): s
         : d.kind === 'lost'
           ? `The bank decided the card dispute of the payment for ${t} for the cardholder. The booking is cancelled.`
           : `The requester’s bank is reviewing a card dispute of the payment for ${t}. The payment is on hold until the bank decides.`;
+    case 'id_check':
+      return d.kind === 'approved'
+        ? 'Your ID check was approved. Your profile now shows ‘ID checked’.'
+        : `Your ID check was not approved${d.reason ? ` (${d.reason})` : ''}. You can try again in ${ID_RETRY_HOURS} hours.`;
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -272,6 +280,8 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return `Decision on the problem with ${t}`;
     case 'chargeback':
       return d.kind === 'opened' ? `Payment on hold: ${t}` : `Card dispute closed: ${t}`;
+    case 'id_check':
+      return d.kind === 'approved' ? 'Your ID check was approved' : 'Your ID check was not approved';
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':
@@ -342,6 +352,8 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
       return d.ride_id ? alongRoutePath(d.ride_id) : (d.path ?? PAGE_PATHS.alerts);
     case 'payout_sent':
       return `${PAGE_PATHS.payments}?tab=earned`;
+    case 'id_check':
+      return PAGE_PATHS.verification;
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':

@@ -27,6 +27,10 @@ export const PAGE_PATHS = {
   notificationSettings: '/dashboard/settings/notifications',
   /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
   unsubscribe: '/unsubscribe',
+  /** Settings > 'Verification': e-mail, phone and ID checks (issue 37). */
+  verification: '/dashboard/settings/verification',
+  /** The sign-up confirmation link of an e-mail address (works signed in or out). */
+  verifyEmail: '/verify-email',
   /** My saved searches and route alerts. */
   alerts: '/dashboard/settings/alerts',
   /** 'Payments': the 'Paid' and 'Earned' tabs; a payment's receipt. */
@@ -36,6 +40,7 @@ export const PAGE_PATHS = {
   adminReports: '/dashboard/admin/reports',
   adminPayments: '/dashboard/admin/payments',
   adminDisputes: '/dashboard/admin/disputes',
+  adminVerifications: '/dashboard/admin/verifications',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',

@@ -20,3 +20,4 @@ export * from './schema/along-route';
 export * from './schema/list-versions';
 export * from './schema/payments';
 export * from './schema/disputes';
+export * from './schema/verification';

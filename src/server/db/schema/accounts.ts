@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ABOUT_MAX } from '../../../shared/account';
 import { LIMITS } from '../../../shared/limits';
 
@@ -52,8 +52,26 @@ export const profiles = pgTable(
     ratingSum: integer('rating_sum').notNull().default(0),
     /** 'About you', shown on the profile page. */
     about: text('about'),
+    // ─── Verified profiles (issue 37, src/shared/verification.ts) ───
+    /** The account's current address was confirmed by a link mailed to it (sign-up, 'Resend email', a change). */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, precision: 3 }),
+    /** The verified number, E.164 (+1...). One account at a time (the unique index); never shown to others. */
+    phone: text('phone'),
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true, precision: 3 }),
+    /** A moderator approved an ID check under the current name; a new name clears it. */
+    idCheckedAt: timestamp('id_checked_at', { withTimezone: true, precision: 3 }),
+    /** All three: the 'Verified' badge and Browse's 'Verified members only'. */
+    verified: boolean('verified')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`email_verified_at is not null and phone_verified_at is not null and id_checked_at is not null`,
+      ),
   },
   (t) => [
+    uniqueIndex('profiles_phone_key')
+      .on(t.phone)
+      .where(sql`${t.phone} is not null`),
+    check('profiles_phone_verified', sql`(${t.phone} is null) = (${t.phoneVerifiedAt} is null)`),
     check(
       'profiles_full_name_length',
       sql`char_length(${t.fullName}) between 1 and ${sql.raw(String(LIMITS.fullNameMax))}`,

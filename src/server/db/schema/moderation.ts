@@ -16,6 +16,7 @@ import { users } from './accounts';
 import { disputes } from './disputes';
 import { bookings } from './marketplace';
 import { reviews } from './reviews';
+import { idChecks } from './verification';
 
 // ─── Reporting, blocking and moderation ───────────────────────────────────────────────────────────────
 /** `blocker` blocked `blocked`: symmetric in effect (neither reaches the other), one row per direction asked. */
@@ -81,6 +82,8 @@ export const moderationActions = pgTable(
     targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** A dispute's decision (issue 36). */
     disputeId: uuid('dispute_id').references((): AnyPgColumn => disputes.id, { onDelete: 'set null' }),
+    /** id_approve, id_reject: the check decided (its reason is the note). */
+    idCheckId: uuid('id_check_id').references(() => idChecks.id, { onDelete: 'set null' }),
     /** reserve_fund: the amount added and the admin's note (where the money comes from). */
     amountCents: bigint('amount_cents', { mode: 'number' }),
     note: text('note'),
