@@ -55,6 +55,8 @@ export const userSchema = z.object({
   full_name: z.string(),
   /** Moderators see 'Reports' (granted with `npm run admin:grant -- email`). */
   is_admin: z.boolean(),
+  /** The current address was confirmed by its link; until then the dashboard shows 'Confirm your email address'. */
+  email_verified: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -5,7 +5,13 @@ import { ADA, SAM, uuid } from './factories';
 /** `GET /auth/session` answering `person` signed in (`is_admin` as given). */
 export function sessionOf(person: { id: string; full_name: string }, isAdmin = false): SessionInfo {
   return {
-    user: { id: person.id, email: 'me@example.com', full_name: person.full_name, is_admin: isAdmin },
+    user: {
+      id: person.id,
+      email: 'me@example.com',
+      full_name: person.full_name,
+      is_admin: isAdmin,
+      email_verified: true,
+    },
     session: { aal: 'aal1', idle_expires_at: '2099-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z' },
   };
 }

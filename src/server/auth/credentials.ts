@@ -37,7 +37,7 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         if (!user) throw new Error('insert returned no row');
         await tx.insert(profiles).values({ userId: user.id, fullName: input.full_name });
         await recordBrowser(tx, user.id, browserId);
-        return { ...user, full_name: input.full_name, is_admin: false };
+        return { ...user, full_name: input.full_name, is_admin: false, email_verified: false };
       });
     } catch (err) {
       // Two sign-ups for the same address at once: the unique index decides, the loser gets the same answer.
@@ -62,6 +62,7 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         email: users.email,
         hash: users.passwordHash,
         fullName: profiles.fullName,
+        emailVerifiedAt: profiles.emailVerifiedAt,
         role: users.role,
         suspendedAt: users.suspendedAt,
         twoFactorOn: twoFactorSecrets.userId,
@@ -78,7 +79,13 @@ export function createCredentials(db: Db, cost: PasswordCost) {
     const ok = await verifyPassword(row.hash, password);
     if (!ok) return null;
     return {
-      user: { id: row.id, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
+      user: {
+        id: row.id,
+        email: row.email,
+        full_name: row.fullName,
+        is_admin: row.role === 'admin',
+        email_verified: row.emailVerifiedAt !== null,
+      },
       suspended: row.suspendedAt !== null,
       twoFactor: row.twoFactorOn !== null,
     };

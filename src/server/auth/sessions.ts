@@ -107,6 +107,7 @@ export function createSessions(
       userId: users.id,
       email: users.email,
       fullName: profiles.fullName,
+      emailVerifiedAt: profiles.emailVerifiedAt,
       role: users.role,
       twoFactorOn: twoFactorSecrets.userId,
     })
@@ -151,7 +152,13 @@ export function createSessions(
     }
     const aal = row.aal === 'aal2' ? 'aal2' : 'aal1';
     const ctx: AuthContext = {
-      user: { id: row.userId, email: row.email, full_name: row.fullName, is_admin: row.role === 'admin' },
+      user: {
+        id: row.userId,
+        email: row.email,
+        full_name: row.fullName,
+        is_admin: row.role === 'admin',
+        email_verified: row.emailVerifiedAt !== null,
+      },
       session: {
         id: row.id,
         aal,

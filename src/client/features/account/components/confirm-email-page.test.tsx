@@ -14,7 +14,7 @@ const NEXT = 'rosa.new@example.com';
 const SIGNED_OUT = { body: { user: null, session: null } };
 const SIGNED_IN = {
   body: {
-    user: { id: 'u1', email: NEXT, full_name: 'Rosa Miller', is_admin: false },
+    user: { id: 'u1', email: NEXT, full_name: 'Rosa Miller', is_admin: false, email_verified: true },
     session: { aal: 'aal1', idle_expires_at: '2026-12-01T00:00:00.000Z', expires_at: '2026-12-01T00:00:00.000Z' },
   },
 };

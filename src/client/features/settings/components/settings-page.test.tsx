@@ -55,6 +55,7 @@ describe('Settings page', () => {
     expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
       'Profile',
       'Email',
+      'Verification',
       'Password',
       'Sessions',
       'Two-factor authentication',

@@ -11,6 +11,7 @@ import {
 } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
 import { PayoutsSection } from '@/features/payments';
+import { VerificationSection } from '@/features/verification';
 import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
 
@@ -18,6 +19,7 @@ import { NotificationsSection } from './notifications-section';
 const SECTIONS = [
   { id: 'profile', Section: ProfileSection },
   { id: 'email', Section: EmailSection },
+  { id: 'verification', Section: VerificationSection },
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
