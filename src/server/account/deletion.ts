@@ -7,6 +7,7 @@ import {
   contactMessages,
   deliveryRequests,
   emailChanges,
+  emailVerifications,
   eventStreams,
   idempotencyKeys,
   myListVersions,
@@ -113,7 +114,16 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
     // First, so every notice written below already names DELETED_USER_NAME and never the person.
     await tx
       .update(profiles)
-      .set({ fullName: DELETED_USER_NAME, about: null, updatedAt: sql`now()` })
+      .set({
+        fullName: DELETED_USER_NAME,
+        about: null,
+        // A deleted account shows no check (issue 37).
+        emailVerifiedAt: null,
+        phone: null,
+        phoneVerifiedAt: null,
+        idCheckedAt: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(profiles.userId, userId));
 
     const out = new OutboxWithout(userId);
@@ -150,6 +160,7 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       twoFactorSecrets,
       recoveryCodes,
       emailChanges,
+      emailVerifications,
       passwordResetTokens,
       knownBrowsers,
       userEvents,
