@@ -4,6 +4,7 @@ import { bookingPaymentSchema, paymentQuoteSchema } from './payments';
 import { ratingSummarySchema } from './rating';
 import { bookingStatusSchema, requestStatusSchema } from './statuses';
 import { NUL_MESSAGE, noNul } from './text';
+import { personSchema, shownPersonSchema } from './verification';
 
 /**
  * The booking lifecycle's contracts (shared/design.md "Booking lifecycle"), shared by the server's state
@@ -92,8 +93,6 @@ export const completeBookingSchema = z.object({
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
-const person = z.object({ id: z.string().uuid(), full_name: z.string() });
-
 /** A delivery request's own fields, as every view of it shows them (lists, request page, booking page). */
 export const requestFieldsSchema = z.object({
   id: z.string().uuid(),
@@ -112,7 +111,7 @@ export const bookingEventSchema = z.object({
   type: bookingEventTypeSchema,
   at: z.string(),
   /** Who acted; null for the system (e.g. declined because another offer was chosen). */
-  actor: person.extend({ role: bookingRoleSchema }).nullable(),
+  actor: personSchema.extend({ role: bookingRoleSchema }).nullable(),
   reason: cancelReasonSchema.nullable(),
   details: z.string().nullable(),
 });
@@ -125,8 +124,8 @@ export const bookingDetailSchema = z.object({
   created_at: z.string(),
   my_role: bookingRoleSchema,
   request: requestFieldsSchema,
-  driver: person,
-  requester: person,
+  driver: shownPersonSchema,
+  requester: shownPersonSchema,
   /** Oldest first. */
   events: z.array(bookingEventSchema),
   /** The actions the viewer may take now; the server refuses any other. */
@@ -147,7 +146,7 @@ export const bookingDetailSchema = z.object({
   cancellation: z
     .object({
       /** Null when RuralRoute cancelled it (a moderator refunded the requester on a dispute). */
-      by: person.extend({ role: bookingRoleSchema }).nullable(),
+      by: personSchema.extend({ role: bookingRoleSchema }).nullable(),
       reason: cancelReasonSchema,
       details: z.string().nullable(),
     })
@@ -158,7 +157,7 @@ export type BookingDetail = z.infer<typeof bookingDetailSchema>;
 /** One pending offer on a request (request detail page, 'Offers'). */
 export const offerSchema = z.object({
   booking_id: z.string().uuid(),
-  driver: person,
+  driver: shownPersonSchema,
   /** The driver's record, so the requester sees it before choosing. */
   driver_rating: ratingSummarySchema,
   offered_at: z.string(),
@@ -171,7 +170,9 @@ export const requestDetailSchema = requestFieldsSchema.extend({
   /** Pending offers, oldest first. */
   offers: z.array(offerSchema),
   /** The confirmed or completed booking, when there is one. */
-  booking: z.object({ id: z.string().uuid(), status: z.enum(['confirmed', 'completed']), driver: person }).nullable(),
+  booking: z
+    .object({ id: z.string().uuid(), status: z.enum(['confirmed', 'completed']), driver: shownPersonSchema })
+    .nullable(),
   /** What choosing a driver costs, for a request with compensation (docs/payments.md); null without. */
   payment_quote: paymentQuoteSchema.nullable(),
 });

@@ -158,6 +158,8 @@ export const rideSchema = z.object({
   /** The poster: their profile link and rating on the card. */
   poster_id: z.string().uuid(),
   poster_rating: ratingSummarySchema,
+  /** The poster has the 'Verified' badge (email, phone and ID checked). */
+  poster_verified: z.boolean(),
   is_own: z.boolean(),
   /** Each end's chosen place and coordinates; null when typed as free text. */
   origin_point: pointSchema,
@@ -173,6 +175,8 @@ export const deliveryRequestSchema = requestFieldsSchema.extend({
   /** The requester: their profile link and rating on the card. */
   requester_id: z.string().uuid(),
   requester_rating: ratingSummarySchema,
+  /** The requester has the 'Verified' badge (email, phone and ID checked). */
+  requester_verified: z.boolean(),
   is_own: z.boolean(),
   /** The viewer has already accepted it (browse): the card shows a disabled 'Offer sent' instead of Accept. */
   accepted_by_me: z.boolean(),

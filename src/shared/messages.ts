@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NUL_MESSAGE, noNul } from './text';
+import { shownPersonSchema } from './verification';
 
 /**
  * Messages: one conversation per booking between its driver and its requester, open from the offer
@@ -67,12 +68,10 @@ export type ConversationPage = z.infer<typeof conversationPageSchema>;
 /** `POST /api/bookings/:id/messages/read`: marks everything I can see as read; answers my new read mark. */
 export const readMarkSchema = z.object({ read_at: z.string().nullable() });
 
-const person = z.object({ id: z.string().uuid(), full_name: z.string() });
-
 /** One row of `GET /api/messages/conversations` (keyset-paginated, most recent activity first). */
 export const conversationSummarySchema = z.object({
   booking_id: z.string().uuid(),
-  other: person,
+  other: shownPersonSchema,
   request_title: z.string(),
   /** Null until someone writes. */
   last_message: z

@@ -87,6 +87,7 @@ const optionalDate = z
  * punctuation ignored). A link with these shows the same results. With `near`, items carry `distance_miles` (to the
  * nearer end: origin or destination, pickup or delivery) and are ordered nearest first; otherwise as before.
  */
+export const VERIFIED_FILTER_MESSAGE = 'Verified members only must be on (1) or left out';
 export const browseFiltersSchema = z
   .object({
     near: placeIdSchema.optional(),
@@ -104,6 +105,11 @@ export const browseFiltersSchema = z
       .refine(noNul, NUL_MESSAGE)
       .optional()
       .transform((v) => (v ? v : undefined)),
+    /** 'Verified members only' (issue 37): `verified=1`, listings whose poster has the 'Verified' badge. */
+    verified: z
+      .enum(['1', 'true', ''], { error: VERIFIED_FILTER_MESSAGE })
+      .optional()
+      .transform((v) => (v === '1' || v === 'true' ? ('1' as const) : undefined)),
   })
   .refine((v) => !v.from || !v.to || v.to >= v.from, { message: DATE_ORDER_MESSAGE, path: ['to'] });
 export type BrowseFiltersInput = z.input<typeof browseFiltersSchema>;
@@ -227,7 +233,7 @@ export const routeAlertName = (origin: string, destination: string) =>
 /** The Browse page showing a saved search's filters ('/dashboard/browse-requests?near=12&within=25'). */
 export function browsePath(kind: z.infer<typeof savedSearchKindSchema>, filters: Partial<BrowseFilters>): string {
   const params = new URLSearchParams();
-  for (const key of ['near', 'within', 'from', 'to', 'q'] as const) {
+  for (const key of ['near', 'within', 'from', 'to', 'q', 'verified'] as const) {
     const value = filters[key];
     // 'within' means something only with 'near'.
     if (value !== undefined && value !== '' && (key !== 'within' || filters.near !== undefined))

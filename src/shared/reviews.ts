@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bookingRoleSchema } from './lifecycle';
 import { ratingSummarySchema } from './rating';
 import { NUL_MESSAGE, noNul } from './text';
+import { personSchema, shownPersonSchema, verificationStateSchema } from './verification';
 
 /**
  * Reviews and profiles. Double-blind: each person of a completed booking may review the other once,
@@ -50,17 +51,15 @@ export const replyInputSchema = z.object({
 });
 export type ReplyInput = z.input<typeof replyInputSchema>;
 
-const person = z.object({ id: z.string().uuid(), full_name: z.string() });
-
 export const reviewSchema = z.object({
   id: z.string().uuid(),
   booking_id: z.string().uuid(),
   rating: z.number().int().min(1).max(5),
   comment: z.string().nullable(),
-  reviewer: person,
+  reviewer: shownPersonSchema,
   /** The reviewer's part in the booking: 'driver' reviewed the requester, and the other way round. */
   reviewer_role: bookingRoleSchema,
-  reviewee: person,
+  reviewee: personSchema,
   created_at: z.string(),
   /** Null until published (only its author sees it then). */
   published_at: z.string().nullable(),
@@ -98,6 +97,9 @@ export const profileSchema = z.object({
   /** Completed bookings as requester. */
   requests_delivered: z.number().int(),
   rating: ratingSummarySchema,
+  /** The three checks ('Email verified', 'Phone verified', 'ID checked'); all three: the 'Verified' badge. */
+  verification: verificationStateSchema,
+  verified: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 /** `GET /api/users/:id/reviews?cursor=&limit=`: published reviews of the person, newest first, keyset-paginated. */

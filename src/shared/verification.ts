@@ -62,6 +62,15 @@ export const VERIFIED_BADGE = 'Verified';
 export const VERIFIED_BADGE_LABEL = 'Verified: email, phone and ID checked';
 export const VERIFIED_FILTER_LABEL = 'Verified members only';
 
+/** A person named in a view: their profile link and name. */
+export const personSchema = z.object({ id: z.string().uuid(), full_name: z.string() });
+/** A person named where others decide whom to trust (booking pages, offers, messages, reviews): with the badge. */
+export const shownPersonSchema = personSchema.extend({
+  /** Email, phone and ID all checked: the 'Verified' badge beside the name. */
+  verified: z.boolean(),
+});
+export type ShownPerson = z.infer<typeof shownPersonSchema>;
+
 /** A profile's three checks, as its page shows them. */
 export const verificationStateSchema = z.object({
   email: z.boolean(),

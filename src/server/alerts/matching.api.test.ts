@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../shared/notifications';
 import { browsePath, type SavedSearch } from '../../shared/places';
 import { alongRoutePath } from '../../shared/routes';
-import { savedSearches } from '../db/schema';
+import { profiles, savedSearches } from '../db/schema';
 import { boxAround } from '../places';
 import { setupTestApp } from '../test/harness';
 import type { PageBody } from '../test/marketplace';
@@ -207,5 +207,28 @@ describe('alerts for new rides', () => {
     expect(notice!.link).toBe(
       `/dashboard/browse-rides?near=${near.id}&within=25&from=2099-03-01&to=2099-03-31&q=trailer`,
     );
+  });
+});
+
+describe("'Verified members only' in a saved search (issue 37)", () => {
+  it('matches only new listings whose poster has the Verified badge; its link keeps the filter', async () => {
+    const [ana, ben, cara] = [await signUpAndIn(), await signUpAndIn(), await signUpAndIn()];
+    const now = new Date();
+    await ctx.database.db
+      .update(profiles)
+      .set({ emailVerifiedAt: now, phone: `+1555${Date.now() % 1e7}`, phoneVerifiedAt: now, idCheckedAt: now })
+      .where(eq(profiles.userId, cara.user.id));
+    const search = await save(ana.token, {
+      name: 'Trusted',
+      kind: 'requests',
+      filters: { q: 'lumber', verified: '1' },
+    });
+    expect(search.filters).toMatchObject({ verified: '1' });
+    await postRequest(ben.token, null, null, { title: 'Lumber', description: 'from an unverified poster' });
+    expect(await matches(ana.token)).toEqual([]);
+    await postRequest(cara.token, null, null, { title: 'Lumber', description: 'from a verified poster' });
+    const [notice, ...more] = await matches(ana.token);
+    expect(more).toEqual([]);
+    expect(notice!.link).toBe('/dashboard/browse-requests?q=lumber&verified=1');
   });
 });

@@ -41,7 +41,8 @@ function nearPoint([lat, lon]: [string, string]): SQL {
  * The saved searches of `kind` that the post `p` (one row, materialized once with its folded `text`) matches,
  * other people's only, not across a block either way, the owner not suspended. 'near': either end of the post
  * within the place's miles; 'from' / 'to': the post's date inside (a request without a date matches any range);
- * 'q': every word of the search (stored folded in `words`) inside the post's text.
+ * 'q': every word of the search (stored folded in `words`) inside the post's text; 'verified': the poster has the
+ * 'Verified' badge.
  *
  * Candidates (migration 0017): the searches of the kind without a box (their partial index), plus those whose box
  * holds one of the post's ends, a GiST range per end (the second leaves out what the first found, so UNION ALL
@@ -80,6 +81,8 @@ function matchingSql(kind: 'requests' | 'rides', post: SQL, ends: [string, strin
       and (s.filters ->> 'near' is null or (np.id is not null
         and (${sql.join(ends.map(nearPoint), sql` or `)})))
       and (s.words is null or not exists (select 1 from unnest(s.words) w where strpos(p.text, w) = 0))
+      and (s.filters ->> 'verified' is null
+        or exists (select 1 from profiles vp where vp.user_id = p.user_id and vp.verified))
       and ${route}
       -- Last, on the few searches left: one primary-key probe each (a join would be planned for all of them).
       and not exists (select 1 from users u where u.id = s.user_id and u.suspended_at is not null)

@@ -18,7 +18,7 @@ import { boxAround, type Box } from '../places';
 export const SAVED_SEARCH_NOT_FOUND = 'Saved search not found.';
 
 /** What a saved search keeps of the filters: the ones set, and 'within' only with 'near' (it means nothing alone). */
-export type StoredFilters = Partial<Pick<BrowseFilters, 'near' | 'within' | 'from' | 'to' | 'q'>>;
+export type StoredFilters = Partial<Pick<BrowseFilters, 'near' | 'within' | 'from' | 'to' | 'q' | 'verified'>>;
 
 function storedFilters(f: BrowseFilters): StoredFilters {
   return {
@@ -26,6 +26,7 @@ function storedFilters(f: BrowseFilters): StoredFilters {
     ...(f.from ? { from: f.from } : {}),
     ...(f.to ? { to: f.to } : {}),
     ...(f.q ? { q: f.q } : {}),
+    ...(f.verified ? { verified: f.verified } : {}),
   };
 }
 

@@ -259,6 +259,7 @@ export function createMessageService(db: Db) {
       select b.id as booking_id,
              o.user_id as other_id,
              o.full_name as other_name,
+             o.verified as other_verified,
              r.title as request_title,
              lm.body as last_body,
              lm.sender_id as last_sender_id,
@@ -282,6 +283,7 @@ export function createMessageService(db: Db) {
       booking_id: string;
       other_id: string;
       other_name: string;
+      other_verified: boolean;
       request_title: string;
       last_body: string | null;
       last_sender_id: string | null;
@@ -297,7 +299,7 @@ export function createMessageService(db: Db) {
     return {
       items: pageRows.map((r) => ({
         booking_id: r.booking_id,
-        other: { id: r.other_id, full_name: r.other_name },
+        other: { id: r.other_id, full_name: r.other_name, verified: r.other_verified },
         request_title: r.request_title,
         last_message:
           r.last_body !== null && r.last_created_at !== null

@@ -2,7 +2,7 @@ import { and, sql, type SQL } from 'drizzle-orm';
 import { unionAll, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { blocks, users } from '../db/schema';
+import { blocks, profiles, users } from '../db/schema';
 import { boxAround, inBox, milesBetween, type Point } from './geo';
 
 /**
@@ -33,6 +33,13 @@ export function textMatches(document: unknown, q: string | undefined): SQL | und
     sql` and `,
   );
 }
+
+/**
+ * 'Verified members only' (issue 37): the owner has the 'Verified' badge. The few verified people are one hashed set
+ * (read once per query), as visibleTo's sets are; nothing when the filter is off.
+ */
+export const verifiedOwner = (owner: unknown, on: '1' | undefined) =>
+  on ? sql`${owner} in (select ${profiles.userId} from ${profiles} where ${profiles.verified})` : undefined;
 
 /**
  * Not a suspended owner's, nor anyone's blocked either way with the viewer: three small sets, each read once per

@@ -10,7 +10,7 @@ export {
   type Box,
   type Point,
 } from './geo';
-export { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo } from './filters';
+export { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, verifiedOwner, visibleTo } from './filters';
 export { gazetteerPath, loadPlaces, parseGazetteer } from './load';
 export { placeRoutes } from './routes';
 export { createPlaceService, placeNotFound, type PlacePoint, type PlaceService } from './service';

@@ -19,7 +19,16 @@ import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/k
 import { decodeCursor, toPage } from '../db/cursor';
 import type { PageJson } from '../core/page-json';
 import { createListCache, myListCache } from '../listings';
-import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
+import {
+  cursorMiles,
+  nearestPage,
+  pointOf,
+  roundMiles,
+  textMatches,
+  verifiedOwner,
+  visibleTo,
+  type PlaceService,
+} from '../places';
 import { creditBalance } from '../payments';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
@@ -58,6 +67,7 @@ const columns = {
   requesterName: profiles.fullName,
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
+  ownerVerified: profiles.verified,
 };
 interface RequestRow {
   id: string;
@@ -79,6 +89,7 @@ interface RequestRow {
   requesterName: string;
   ratingCount: number;
   ratingSum: number;
+  ownerVerified: boolean;
   acceptedByMe?: boolean;
   offerCount?: number;
   /** Browse with 'Near' only. */
@@ -100,6 +111,7 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     requester_name: row.requesterName,
     requester_id: row.userId,
     requester_rating: ratingFrom(row.ratingCount, row.ratingSum),
+    requester_verified: row.ownerVerified,
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
     ...(row.offerCount === undefined ? {} : { offer_count: row.offerCount }),
@@ -213,9 +225,9 @@ export function createRequestService(
     viewerId: string,
     query: PageRequest & Partial<BrowseQuery>,
   ): Promise<Page<DeliveryRequest> | PageJson> {
-    const { near, within, from, to, q } = query;
+    const { near, within, from, to, q, verified } = query;
     const toItem = (r: RequestRow) => toRequest(r, viewerId);
-    if (near === undefined && !from && !to && !q)
+    if (near === undefined && !from && !to && !q && !verified)
       return cachedBrowse(viewerId, `${query.limit}|${query.cursor ?? ''}`, () => open({ viewerId }, query, toItem));
     const dated = deliveryRequests.neededByDate;
     const dates = [
@@ -227,6 +239,7 @@ export function createRequestService(
       ...dates,
       // 'Search' looks in the title, description and both locations (search_text, migration 0015).
       textMatches(deliveryRequests.searchText, q),
+      verifiedOwner(deliveryRequests.userId, verified),
     );
     const limit = query.limit + 1;
     if (near === undefined) {
@@ -255,6 +268,7 @@ export function createRequestService(
         visibleTo(viewerId, deliveryRequests.userId),
         ...dates,
         textMatches(deliveryRequests.searchText, q),
+        verifiedOwner(deliveryRequests.userId, verified),
       ),
       decodeCursor(query.cursor, nearCursor),
       limit,
@@ -319,6 +333,7 @@ export function createRequestService(
         createdAt: bookings.createdAt,
         driverId: bookings.driverId,
         driverName: profiles.fullName,
+        driverVerified: profiles.verified,
         ratingCount: profiles.ratingCount,
         ratingSum: profiles.ratingSum,
       })
@@ -334,7 +349,7 @@ export function createRequestService(
         .filter((b) => b.status === 'pending')
         .map((b) => ({
           booking_id: b.id,
-          driver: { id: b.driverId, full_name: b.driverName },
+          driver: { id: b.driverId, full_name: b.driverName, verified: b.driverVerified },
           driver_rating: ratingFrom(b.ratingCount, b.ratingSum),
           offered_at: b.createdAt.toISOString(),
         })),
@@ -342,7 +357,7 @@ export function createRequestService(
         ? {
             id: chosen.id,
             status: chosen.status as 'confirmed' | 'completed',
-            driver: { id: chosen.driverId, full_name: chosen.driverName },
+            driver: { id: chosen.driverId, full_name: chosen.driverName, verified: chosen.driverVerified },
           }
         : null,
       // While a driver can be chosen.

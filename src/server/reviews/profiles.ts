@@ -46,6 +46,10 @@ export function createProfileService(db: Db) {
       requestsDelivered: completedAs(bookings.requesterId),
       ratingCount: profiles.ratingCount,
       ratingSum: profiles.ratingSum,
+      emailVerified: sql<boolean>`${profiles.emailVerifiedAt} is not null`,
+      phoneVerified: sql<boolean>`${profiles.phoneVerifiedAt} is not null`,
+      idChecked: sql<boolean>`${profiles.idCheckedAt} is not null`,
+      verified: profiles.verified,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -89,6 +93,8 @@ export function createProfileService(db: Db) {
       deliveries_made: row.deliveriesMade,
       requests_delivered: row.requestsDelivered,
       rating: ratingFrom(row.ratingCount, row.ratingSum),
+      verification: { email: row.emailVerified, phone: row.phoneVerified, id: row.idChecked },
+      verified: row.verified,
     };
   }
 

@@ -16,6 +16,7 @@ export const reviewColumns = {
   comment: reviews.comment,
   reviewerId: reviews.reviewerId,
   reviewerName: reviewerProfile.fullName,
+  reviewerVerified: reviewerProfile.verified,
   reviewerRole: reviews.reviewerRole,
   revieweeId: reviews.revieweeId,
   revieweeName: revieweeProfile.fullName,
@@ -32,6 +33,7 @@ export interface ReviewRow {
   comment: string | null;
   reviewerId: string;
   reviewerName: string;
+  reviewerVerified: boolean;
   reviewerRole: string;
   revieweeId: string;
   revieweeName: string;
@@ -51,7 +53,7 @@ export function toReview(row: ReviewRow): Review {
     booking_id: row.bookingId,
     rating: row.rating,
     comment: row.comment,
-    reviewer: { id: row.reviewerId, full_name: row.reviewerName },
+    reviewer: { id: row.reviewerId, full_name: row.reviewerName, verified: row.reviewerVerified },
     // The column's CHECK allows only the two roles.
     reviewer_role: row.reviewerRole as BookingRole,
     reviewee: { id: row.revieweeId, full_name: row.revieweeName },

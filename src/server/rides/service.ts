@@ -13,7 +13,16 @@ import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from
 import { decodeCursor, toPage } from '../db/cursor';
 import type { PageJson } from '../core/page-json';
 import { createListCache, myListCache } from '../listings';
-import { cursorMiles, nearestPage, pointOf, roundMiles, textMatches, visibleTo, type PlaceService } from '../places';
+import {
+  cursorMiles,
+  nearestPage,
+  pointOf,
+  roundMiles,
+  textMatches,
+  verifiedOwner,
+  visibleTo,
+  type PlaceService,
+} from '../places';
 
 interface RideFields {
   origin: string;
@@ -48,6 +57,7 @@ const columns = {
   posterName: profiles.fullName,
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
+  ownerVerified: profiles.verified,
 };
 interface RideRow {
   id: string;
@@ -69,6 +79,7 @@ interface RideRow {
   posterName: string;
   ratingCount: number;
   ratingSum: number;
+  ownerVerified: boolean;
   /** Browse with 'Near' only. */
   distance?: number;
 }
@@ -89,6 +100,7 @@ function toRide(row: RideRow, viewerId: string): Ride {
     poster_name: row.posterName,
     poster_id: row.userId,
     poster_rating: ratingFrom(row.ratingCount, row.ratingSum),
+    poster_verified: row.ownerVerified,
     is_own: row.userId === viewerId,
     origin_point: pointOf(row.originPlaceId, row.originLat, row.originLon),
     destination_point: pointOf(row.destinationPlaceId, row.destinationLat, row.destinationLon),
@@ -153,9 +165,9 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
    * word in the route or notes, and with 'Near' either end within the radius, nearest first (cursor: miles, id).
    */
   async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride> | PageJson> {
-    const { near, within, from, to, q } = query;
+    const { near, within, from, to, q, verified } = query;
     const toItem = (r: RideRow) => toRide(r, viewerId);
-    if (near === undefined && !from && !to && !q) {
+    if (near === undefined && !from && !to && !q && !verified) {
       const today = earliestToday();
       return cachedBrowse(viewerId, `${today}|${query.limit}|${query.cursor ?? ''}`, () =>
         active({ today, viewerId }, query, toItem),
@@ -167,6 +179,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
       ...dates,
       // 'Search' looks in the route and the notes (search_text, migration 0015).
       textMatches(rides.searchText, q),
+      verifiedOwner(rides.userId, verified),
     );
     const limit = query.limit + 1;
     if (near === undefined) {
@@ -196,6 +209,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
         visibleTo(viewerId, rides.userId),
         ...dates,
         textMatches(rides.searchText, q),
+        verifiedOwner(rides.userId, verified),
       ),
       decodeCursor(query.cursor, nearCursor),
       limit,
