@@ -1,10 +1,20 @@
 import { Link } from 'react-router';
 import { profilePath } from '@shared/routes';
 import { cn } from '@/lib/utils';
+import { VerifiedBadge } from './verified-badge';
 
-/** A person's name as the link to their profile, wherever a name is shown (cards, offers, booking pages). */
-export function ProfileLink({ person, className }: { person: { id: string; full_name: string }; className?: string }) {
-  return (
+/**
+ * A person's name as the link to their profile, wherever a name is shown (cards, offers, booking pages), followed by
+ * the 'Verified' badge when they have it (outside the link: the link's name stays the person's name).
+ */
+export function ProfileLink({
+  person,
+  className,
+}: {
+  person: { id: string; full_name: string; verified?: boolean };
+  className?: string;
+}) {
+  const link = (
     <Link
       to={profilePath(person.id)}
       className={cn(
@@ -14,5 +24,11 @@ export function ProfileLink({ person, className }: { person: { id: string; full_
     >
       {person.full_name}
     </Link>
+  );
+  if (!person.verified) return link;
+  return (
+    <>
+      {link} <VerifiedBadge />
+    </>
   );
 }

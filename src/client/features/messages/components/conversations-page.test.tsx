@@ -26,7 +26,11 @@ function summary(over: Partial<ConversationSummary> = {}): ConversationSummary {
 describe('Messages page', () => {
   it('lists conversations with the person, the request, the last message, its time and the unread count', async () => {
     const unread = summary({ unread_count: 2 });
-    const quiet = summary({ other: { id: uuid(), full_name: 'Bo Moss' }, request_title: 'Hay', last_message: null });
+    const quiet = summary({
+      other: { id: uuid(), full_name: 'Bo Moss', verified: false },
+      request_title: 'Hay',
+      last_message: null,
+    });
     stubApi({ 'GET /messages/conversations': () => ({ body: { items: [unread, quiet], next_cursor: null } }) });
     renderWithProviders(<ConversationsPage />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();

@@ -16,6 +16,8 @@ import { ReportDialog } from './report-dialog';
 export interface Person {
   id: string;
   full_name: string;
+  /** The 'Verified' badge follows the name. */
+  verified?: boolean;
 }
 
 /**

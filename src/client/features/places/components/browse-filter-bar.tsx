@@ -4,10 +4,14 @@ import { useState } from 'react';
 import type * as React from 'react';
 import { useSearchParams } from 'react-router';
 import { CLEAR_FILTERS_LABEL, DEFAULT_WITHIN_MILES, FILTER_LABELS, WITHIN_MILES } from '@shared/places';
+import { VERIFIED_FILTER_LABEL } from '@shared/verification';
 import { Field, fieldAria } from '@/components/form/field';
 import { InputField } from '@/components/form/input-field';
 import { PlaceField } from '@/components/form/place-field';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { NativeSelect } from '@/components/ui/select';
 import { rememberPlace, usePlace } from '@/lib/place-suggestions';
 import { cn } from '@/lib/utils';
@@ -20,11 +24,19 @@ import {
   type FilterErrors,
 } from '../lib/filter-params';
 
-const EMPTY: FilterDraft = { nearText: '', near: null, within: String(DEFAULT_WITHIN_MILES), from: '', to: '', q: '' };
+const EMPTY: FilterDraft = {
+  nearText: '',
+  near: null,
+  within: String(DEFAULT_WITHIN_MILES),
+  from: '',
+  to: '',
+  q: '',
+  verified: false,
+};
 export const WITHIN_NEEDS_NEAR_HINT = 'Pick a place in Near first.';
 
 /**
- * The filters of a Browse page: Near (a chosen place), Within, From, To and Search. 'Apply filters'
+ * The filters of a Browse page: Near (a chosen place), Within, From, To, Search and 'Verified members only'. 'Apply filters'
  * writes them into the URL (a new history entry: Back returns to the previous filters, a copied link shows the
  * same), which is what the list reads. On narrow screens they fold under a 'Filters' button.
  */
@@ -186,6 +198,24 @@ function FilterForm({
         error={shown.q}
         onChange={(e) => set({ q: e.target.value })}
       />
+      <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-5">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id={id('verified')}
+            checked={draft.verified}
+            aria-describedby={shown.verified ? `${id('verified')}-error` : undefined}
+            aria-invalid={shown.verified ? true : undefined}
+            onCheckedChange={(checked) => set({ verified: checked === true })}
+          />
+          <Label htmlFor={id('verified')}>{VERIFIED_FILTER_LABEL}</Label>
+          <VerifiedBadge />
+        </div>
+        {shown.verified ? (
+          <p id={`${id('verified')}-error`} className="text-sm text-destructive">
+            {shown.verified}
+          </p>
+        ) : null}
+      </div>
       <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-5">
         <Button type="submit">Apply filters</Button>
         {applied || dirty ? (

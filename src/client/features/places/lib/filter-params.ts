@@ -6,18 +6,19 @@ import {
   DEFAULT_WITHIN_MILES,
   PLACE_NOT_FOUND,
   SEARCH_MESSAGE,
+  VERIFIED_FILTER_MESSAGE,
   WITHIN_MESSAGE,
 } from '@shared/places';
 import { NUL_MESSAGE } from '@shared/text';
 import { ApiError } from '@/lib/api-client';
 
 /**
- * Browse filters in the URL: the API's own parameters (near, within, from, to, q), so a shared link asks
+ * Browse filters in the URL: the API's own parameters (near, within, from, to, q, verified), so a shared link asks
  * the server exactly what the page showed. The Near place is its id only: the field shows its label read by id
  * (GET /places/:id, cached), as a link built by the server (an alert's) or edited by hand names no label. Older
  * links' `near_label` is ignored: the id alone says which place it is.
  */
-export const FILTER_KEYS = ['near', 'within', 'from', 'to', 'q'] as const;
+export const FILTER_KEYS = ['near', 'within', 'from', 'to', 'q', 'verified'] as const;
 export type FilterField = (typeof FILTER_KEYS)[number];
 
 /** What the filter bar edits before 'Apply filters'. */
@@ -32,6 +33,8 @@ export interface FilterDraft {
   from: string;
   to: string;
   q: string;
+  /** 'Verified members only' (issue 37): `verified=1`. */
+  verified: boolean;
 }
 
 export type FilterErrors = Partial<Record<FilterField, string>>;
@@ -55,6 +58,7 @@ export function draftFromParams(params: URLSearchParams): FilterDraft {
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     q: params.get('q') ?? '',
+    verified: params.get('verified') === '1' || params.get('verified') === 'true',
   };
 }
 
@@ -71,6 +75,7 @@ export function paramsFromDraft(
     from: draft.from,
     to: draft.to,
     q: draft.q,
+    verified: draft.verified ? '1' : undefined,
   };
   const parsed = browseFiltersSchema.safeParse(input);
   if (!parsed.success) {
@@ -82,7 +87,7 @@ export function paramsFromDraft(
     return { errors };
   }
   const params = new URLSearchParams();
-  const { near, within, from, to, q } = parsed.data;
+  const { near, within, from, to, q, verified } = parsed.data;
   if (near) {
     params.set('near', String(near));
     params.set('within', String(within));
@@ -90,6 +95,7 @@ export function paramsFromDraft(
   if (from) params.set('from', from);
   if (to) params.set('to', to);
   if (q) params.set('q', q);
+  if (verified) params.set('verified', verified);
   return { params };
 }
 
@@ -105,5 +111,6 @@ export function filterErrorsOf(error: unknown, params: URLSearchParams): FilterE
   if (message === WITHIN_MESSAGE) return { within: message };
   if (message === PLACE_NOT_FOUND) return { near: message };
   if (message === SEARCH_MESSAGE || message === NUL_MESSAGE) return { q: message };
+  if (message === VERIFIED_FILTER_MESSAGE) return { verified: message };
   return null;
 }

@@ -32,7 +32,14 @@ export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest
         ) : null}
         {notes}
         <p className="text-sm text-muted-foreground">
-          Requested by <ProfileLink person={{ id: request.requester_id, full_name: request.requester_name }} />
+          Requested by{' '}
+          <ProfileLink
+            person={{
+              id: request.requester_id,
+              full_name: request.requester_name,
+              verified: request.requester_verified,
+            }}
+          />
         </p>
         <p>
           <RatingSummaryText rating={request.requester_rating} />

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Profile, Review } from '@shared/reviews';
+import { VERIFIED_BADGE_LABEL } from '@shared/verification';
 import { ADA, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -9,7 +10,7 @@ import { ProfilePage } from './profile-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const BEA = { id: '00000000-0000-4000-8000-0000000000be', full_name: 'Bea Nunez' };
+const BEA = { id: '00000000-0000-4000-8000-0000000000be', full_name: 'Bea Nunez', verified: false };
 
 function makeProfile(over: Partial<Profile> = {}): Profile {
   return {
@@ -19,6 +20,8 @@ function makeProfile(over: Partial<Profile> = {}): Profile {
     deliveries_made: 7,
     requests_delivered: 3,
     rating: { count: 12, average: 4.8 },
+    verification: { email: false, phone: false, id: false },
+    verified: false,
     ...over,
   };
 }
@@ -65,6 +68,31 @@ function renderProfile({
 }
 
 describe('Profile page', () => {
+  it("lists the checks done ('Email verified', 'Phone verified'), without the badge while one is missing", async () => {
+    renderProfile({ profile: makeProfile({ verification: { email: true, phone: true, id: false } }) });
+    const checks = await screen.findByRole('region', { name: 'Verification' });
+    expect(
+      within(checks)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Email verified', 'Phone verified']);
+    expect(within(checks).queryByRole('img', { name: VERIFIED_BADGE_LABEL })).toBeNull();
+  });
+
+  it("shows the 'Verified' badge when all three are checked", async () => {
+    renderProfile({
+      profile: makeProfile({ verification: { email: true, phone: true, id: true }, verified: true }),
+    });
+    const checks = await screen.findByRole('region', { name: /Verification/ });
+    expect(within(checks).getByRole('img', { name: VERIFIED_BADGE_LABEL })).toBeVisible();
+    expect(within(checks).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it("says 'No checks yet.' for someone with none", async () => {
+    renderProfile();
+    expect(await screen.findByText('No checks yet.')).toBeVisible();
+  });
+
   it('shows the name, member since, deliveries, requests delivered and the rating', async () => {
     renderProfile();
     expect(await screen.findByRole('heading', { level: 1, name: 'Ada Field' })).toBeVisible();

@@ -1,9 +1,12 @@
+import { CheckCircle2 } from 'lucide-react';
 import { idParamSchema } from '@shared/marketplace';
 import { REVIEW_TEXT, type Profile } from '@shared/reviews';
 import { PAGE_PATHS } from '@shared/routes';
+import { VERIFICATION_LABELS } from '@shared/verification';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { useSession } from '@/features/auth';
 import { useProfile, useProfileReviews } from '../api/reviews';
@@ -40,6 +43,32 @@ function ProfileReviews({ userId }: { userId: string }) {
   );
 }
 
+/** 'Email verified', 'Phone verified', 'ID checked' (each with its check mark), and the 'Verified' badge for all three. */
+function ProfileChecks({ profile }: { profile: Profile }) {
+  const done = (Object.keys(VERIFICATION_LABELS) as (keyof typeof VERIFICATION_LABELS)[]).filter(
+    (check) => profile.verification[check],
+  );
+  return (
+    <section aria-labelledby="profile-checks" className="border-t pt-3">
+      <h2 id="profile-checks" className="flex flex-wrap items-center gap-2 font-semibold">
+        Verification {profile.verified ? <VerifiedBadge /> : null}
+      </h2>
+      {done.length ? (
+        <ul className="mt-1 space-y-1">
+          {done.map((check) => (
+            <li key={check} className="flex items-center gap-1.5">
+              <CheckCircle2 aria-hidden className="size-4 text-green-700" />
+              {VERIFICATION_LABELS[check]}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-muted-foreground">No checks yet.</p>
+      )}
+    </section>
+  );
+}
+
 function ProfileView({ profile }: { profile: Profile }) {
   const isMe = useSession().data?.user?.id === profile.id;
   return (
@@ -54,6 +83,7 @@ function ProfileView({ profile }: { profile: Profile }) {
             <p className="text-muted-foreground">Member since {monthYear(profile.member_since)}</p>
             <p>Deliveries made: {profile.deliveries_made}</p>
             <p>Requests delivered: {profile.requests_delivered}</p>
+            <ProfileChecks profile={profile} />
             {profile.about ? (
               <section aria-labelledby="profile-about" className="border-t pt-3">
                 <h2 id="profile-about" className="font-semibold">

@@ -25,7 +25,8 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
           </p>
         ) : null}
         <p className="text-sm text-muted-foreground">
-          Posted by <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name }} />
+          Posted by{' '}
+          <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name, verified: ride.poster_verified }} />
         </p>
         <p>
           <RatingSummaryText rating={ride.poster_rating} />

@@ -9,6 +9,7 @@ import {
   PICK_SUGGESTION_HINT,
   PLACE_NOT_FOUND,
 } from '@shared/places';
+import { VERIFIED_BADGE_LABEL, VERIFIED_FILTER_LABEL } from '@shared/verification';
 import { makeRide } from '@/test/factories';
 import { DECATUR_IL, placesById, suggestFrom } from '@/test/places';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -214,5 +215,40 @@ describe('Browse Rides filters', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     expect(panel).not.toHaveClass('hidden');
     expect(within(panel).getByRole('search', { name: 'Filter rides' })).toBeInTheDocument();
+  });
+});
+
+describe("'Verified members only' (issue 37)", () => {
+  it('the checkbox writes verified=1 into the URL, the list asks for it, and verified posters show the badge', async () => {
+    const verifiedRide = makeRide({
+      origin: 'Hope, IL',
+      destination: 'Decatur, IL',
+      is_own: false,
+      poster_verified: true,
+    });
+    const { calls, bar, user } = setup('/', ({ path }) => ({
+      body: { items: path.includes('verified=1') ? [verifiedRide] : [ride, verifiedRide], next_cursor: null },
+    }));
+    const card = (await screen.findByRole('heading', { name: 'Hope, IL → Decatur, IL' })).parentElement!.parentElement!;
+    expect(within(card).getByRole('img', { name: VERIFIED_BADGE_LABEL })).toHaveTextContent('Verified');
+    const plain = screen.getByRole('heading', { name: 'Springfield, IL → Decatur, IL' }).parentElement!.parentElement!;
+    expect(within(plain).queryByRole('img', { name: VERIFIED_BADGE_LABEL })).toBeNull();
+
+    await user.click(bar.getByRole('checkbox', { name: VERIFIED_FILTER_LABEL }));
+    await user.click(bar.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(address().get('verified')).toBe('1'));
+    await waitFor(() => expect(browseCalls(calls).at(-1)?.get('verified')).toBe('1'));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Springfield, IL → Decatur, IL' })).toBeNull());
+
+    // A link with the filter shows the box ticked.
+    await user.click(bar.getByRole('button', { name: CLEAR_FILTERS_LABEL }));
+    await waitFor(() => expect(address().get('verified')).toBeNull());
+    expect(bar.getByRole('checkbox', { name: VERIFIED_FILTER_LABEL })).not.toBeChecked();
+  });
+
+  it('opens ticked from a link with verified=1', async () => {
+    const { bar } = setup('/?verified=1');
+    await screen.findByRole('heading', { name: 'Springfield, IL → Decatur, IL' });
+    expect(bar.getByRole('checkbox', { name: VERIFIED_FILTER_LABEL })).toBeChecked();
   });
 });
