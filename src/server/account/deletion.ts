@@ -15,6 +15,7 @@ import {
   savedSearches,
   notifications,
   passwordResetTokens,
+  phoneVerifications,
   profiles,
   recoveryCodes,
   rides,
@@ -113,7 +114,7 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
     // First, so every notice written below already names DELETED_USER_NAME and never the person.
     await tx
       .update(profiles)
-      .set({ fullName: DELETED_USER_NAME, about: null, updatedAt: sql`now()` })
+      .set({ fullName: DELETED_USER_NAME, about: null, phone: null, phoneVerifiedAt: null, updatedAt: sql`now()` })
       .where(eq(profiles.userId, userId));
 
     const out = new OutboxWithout(userId);
@@ -150,6 +151,8 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       twoFactorSecrets,
       recoveryCodes,
       emailChanges,
+      // Phone codes, sent or waiting (the number goes with the profile's phone above).
+      phoneVerifications,
       passwordResetTokens,
       knownBrowsers,
       userEvents,
