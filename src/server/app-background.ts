@@ -1,3 +1,4 @@
+import { EMAIL_VERIFY_JOB, emailVerificationMailHandler } from './auth/email-verification';
 import { ACCOUNT_DELETED_JOB, accountDeletedMailHandler, EMAIL_CHANGE_JOB, emailChangeMailHandler } from './account';
 import type { AppContext, AppServices } from './app-services';
 import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
@@ -53,6 +54,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   );
   jobs.register(PASSWORD_RESET_JOB, passwordResetHandler(db, mailer, { appUrl, clock }));
   jobs.register(EMAIL_CHANGE_JOB, emailChangeMailHandler(db, mailer, { appUrl, clock }));
+  jobs.register(EMAIL_VERIFY_JOB, emailVerificationMailHandler(db, mailer, { appUrl, clock }));
   jobs.register(
     ACCOUNT_DELETED_JOB,
     accountDeletedMailHandler(db, mailer, { appUrl, supportEmail: env.SUPPORT_EMAIL }),

@@ -12,6 +12,8 @@ import {
 import { alertMatching, createSavedSearchService, routeAlertRoutes, savedSearchRoutes } from './alerts';
 import { alongRouteRoutes, createAlongRouteService, createAskService } from './along-route';
 import { MINUTE, type AppContext, type AppServices } from './app-services';
+import { createEmailVerification } from './auth/email-verification';
+import { emailVerificationRoutes, verifyEmailRoutes } from './auth/email-verification-routes';
 import { createRecoveryService } from './auth/recovery';
 import { recoveryRoutes } from './auth/recovery-routes';
 import { authRoutes } from './auth/routes';
@@ -62,6 +64,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     auth,
     mailsPerAddress: { counter: attempts, limit: perAccount },
   });
+  const emailVerification = createEmailVerification(db, { clock, auth, counter: attempts });
   const bookingReader = createBookingReader(db, s.checkout);
   const disputes = createDisputeService(db, { payments: s.payments, reader: s.paymentReader });
   const paymentDeps = {
@@ -109,6 +112,9 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ],
     // The link mailed to a new address (no session).
     ['/auth', confirmEmailRoutes(emailChange)],
+    // The sign-up's 'Confirm your e-mail address' link (no session), and 'Resend email'.
+    ['/auth', verifyEmailRoutes(emailVerification)],
+    ['/account', emailVerificationRoutes(emailVerification, throttle)],
     // Settings: profile, password, sessions, 'Confirm it's you'; two-factor; 'Email'; 'Your data' and 'Delete account'.
     ['/account', accountRoutes(createAccountService(db, auth, identity, clock), identity, throttle)],
     [

@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'two_factor_state',
   // The new address's confirmation link (src/shared/account.ts) expired, was used, or never existed.
   'email_link_expired',
+  // 'Resend email' when the address is confirmed already (src/shared/verification.ts).
+  'email_already_verified',
   // Along the route (src/shared/places.ts): the ride's origin or destination is free text, so no corridor exists.
   'route_needs_places',
   // 'Ask to carry something' on my own ride.

@@ -353,7 +353,7 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
     case 'payout_sent':
       return `${PAGE_PATHS.payments}?tab=earned`;
     case 'id_check':
-      return PAGE_PATHS.verification;
+      return `${PAGE_PATHS.settings}#verification`;
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':

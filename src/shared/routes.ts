@@ -27,8 +27,6 @@ export const PAGE_PATHS = {
   notificationSettings: '/dashboard/settings/notifications',
   /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
   unsubscribe: '/unsubscribe',
-  /** Settings > 'Verification': e-mail, phone and ID checks (issue 37). */
-  verification: '/dashboard/settings/verification',
   /** The sign-up confirmation link of an e-mail address (works signed in or out). */
   verifyEmail: '/verify-email',
   /** My saved searches and route alerts. */
@@ -89,6 +87,7 @@ export const PUBLIC_PATHS = [
   P.forgotPassword,
   P.resetPassword,
   P.confirmEmail,
+  P.verifyEmail,
   P.unsubscribe,
 ];
 
@@ -108,6 +107,7 @@ export const DASHBOARD_PATHS = [
   P.adminReports,
   P.adminPayments,
   P.adminDisputes,
+  P.adminVerifications,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */

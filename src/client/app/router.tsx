@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
               { path: PAGE_PATHS.forgotPassword, Component: lazyPage(() => import('./routes/forgot-password')) },
               { path: PAGE_PATHS.resetPassword, Component: lazyPage(() => import('./routes/reset-password')) },
               { path: PAGE_PATHS.confirmEmail, Component: lazyPage(() => import('./routes/confirm-email')) },
+              { path: PAGE_PATHS.verifyEmail, Component: lazyPage(() => import('./routes/verify-email')) },
               { path: PAGE_PATHS.unsubscribe, Component: lazyPage(() => import('./routes/unsubscribe')) },
             ],
           },

@@ -7,6 +7,7 @@ import {
   contactMessages,
   deliveryRequests,
   emailChanges,
+  emailVerifications,
   eventStreams,
   idempotencyKeys,
   myListVersions,
@@ -114,7 +115,16 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
     // First, so every notice written below already names DELETED_USER_NAME and never the person.
     await tx
       .update(profiles)
-      .set({ fullName: DELETED_USER_NAME, about: null, phone: null, phoneVerifiedAt: null, updatedAt: sql`now()` })
+      .set({
+        fullName: DELETED_USER_NAME,
+        about: null,
+        // A deleted account shows no check (issue 37).
+        emailVerifiedAt: null,
+        phone: null,
+        phoneVerifiedAt: null,
+        idCheckedAt: null,
+        updatedAt: sql`now()`,
+      })
       .where(eq(profiles.userId, userId));
 
     const out = new OutboxWithout(userId);
@@ -151,8 +161,7 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       twoFactorSecrets,
       recoveryCodes,
       emailChanges,
-      // Phone codes, sent or waiting (the number goes with the profile's phone above).
-      phoneVerifications,
+      emailVerifications,
       passwordResetTokens,
       knownBrowsers,
       userEvents,

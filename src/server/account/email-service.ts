@@ -5,7 +5,7 @@ import { normalizeEmail } from '../../shared/auth';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { emailChanges, passwordResetTokens, users } from '../db/schema';
+import { emailChanges, passwordResetTokens, profiles, users } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue } from '../jobs';
 import { enforceLimit, tooManyMessage, type AttemptCounter, type WindowLimit } from '../limits';
@@ -118,7 +118,7 @@ export function createEmailChangeService(db: Db, opts: EmailChangeOptions) {
   }
 
   /**
-   * The link of the confirmation mail: the account's address becomes the new one; every pending link of the user
+   * The link of the confirmation mail: the account's address becomes the new one, confirmed (issue 37); every pending link of the user
    * and every password-reset link (mailed to the old address) is used up; the old address gets the 'email_changed'
    * notice; every instance shows the new address at once. Sessions stay signed in. The user's row is locked, so of two
    * confirmations with one link exactly one succeeds. Errors: `email_link_expired` (expired, used, unknown,
@@ -145,6 +145,8 @@ export function createEmailChangeService(db: Db, opts: EmailChangeOptions) {
         // Read after the user's lock: another confirmation with this link has committed by now (used).
         if (!change || change.usedAt || change.expiresAt.getTime() <= now.getTime()) throw linkExpired();
         await tx.update(users).set({ email: change.newEmail }).where(eq(users.id, found.userId));
+        // The link was opened from the new address's inbox: that confirms it (issue 37).
+        await tx.update(profiles).set({ emailVerifiedAt: now }).where(eq(profiles.userId, found.userId));
         await tx
           .update(emailChanges)
           .set({ usedAt: now })

@@ -4,6 +4,7 @@ import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { profiles, twoFactorSecrets, users } from '../db/schema';
+import { queueEmailVerification } from './email-verification';
 import { recordBrowser } from './new-browser';
 import { decoyHasher, hashPassword, verifyPassword, type PasswordCost } from './password';
 import { twoFactorOn } from './sessions';
@@ -37,6 +38,8 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         if (!user) throw new Error('insert returned no row');
         await tx.insert(profiles).values({ userId: user.id, fullName: input.full_name });
         await recordBrowser(tx, user.id, browserId);
+        // The 'Confirm your e-mail address' mail; signing in does not wait for it.
+        await queueEmailVerification(tx, user.id, user.email);
         return { ...user, full_name: input.full_name, is_admin: false, email_verified: false };
       });
     } catch (err) {

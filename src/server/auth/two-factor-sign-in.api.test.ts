@@ -120,7 +120,13 @@ describe('POST /auth/two-factor', () => {
     const { res, token } = await giveCode(me.pending, { code: await time.code(me.secret) });
     expect(res.status).toBe(200);
     const body = res.body as SessionInfo;
-    expect(body.user).toEqual({ id: me.user.id, email: me.email, full_name: 'Tess Twofactor', is_admin: false });
+    expect(body.user).toEqual({
+      id: me.user.id,
+      email: me.email,
+      full_name: 'Tess Twofactor',
+      is_admin: false,
+      email_verified: false,
+    });
     expect(body.session?.aal).toBe('aal2');
     expect(Date.parse(body.session!.expires_at)).toBeGreaterThan(Date.now());
     expect(body).not.toHaveProperty('two_factor_pending');

@@ -76,6 +76,7 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   // Two-factor is already on (set-up), or no set-up was started (enable), or it is off (turn off).
   two_factor_state: { status: 409 },
   email_link_expired: { status: 400 },
+  email_already_verified: { status: 409 },
   route_needs_places: { status: 409 },
   own_ride: { status: 409 },
   phone_taken: { status: 409 },

@@ -18,7 +18,8 @@ const USER = {
   id: '3f1c1e53-8f4b-4c1e-9a57-5d3ab2c8d001',
   email: 'ada@example.com',
   full_name: 'Ada',
-  is_admin: false, email_verified: true,
+  is_admin: false,
+  email_verified: true,
 };
 const AAL2 = {
   user: USER,

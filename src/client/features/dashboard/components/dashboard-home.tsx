@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { formatInstant } from '@/lib/format';
+import { EmailBanner } from '@/features/verification';
 import { useDashboard } from '../api/dashboard';
 import { activityText } from './activity-text';
 import { DashboardOverview } from './dashboard-overview';
@@ -88,5 +89,16 @@ export function DashboardHome() {
       </div>
     );
 
-  return <DashboardOverview stats={dashboard.isError && !data ? undefined : stats} alert={alert} activity={activity} />;
+  return (
+    <DashboardOverview
+      stats={dashboard.isError && !data ? undefined : stats}
+      alert={
+        <>
+          <EmailBanner />
+          {alert}
+        </>
+      }
+      activity={activity}
+    />
+  );
 }

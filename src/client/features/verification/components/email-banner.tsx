@@ -1,0 +1,45 @@
+import { MailWarning } from 'lucide-react';
+import { useId } from 'react';
+import { EMAIL_BANNER_RESEND, EMAIL_BANNER_TITLE } from '@shared/verification';
+import { Button } from '@/components/ui/button';
+import { useSession } from '@/features/auth';
+import { useResendEmailVerification } from '../api/email';
+
+/**
+ * The dashboard's 'Confirm your email address' banner, while the account's address is not confirmed. Nothing is
+ * blocked by it; 'Resend email' mails a new link.
+ */
+export function EmailBanner() {
+  const session = useSession();
+  const resend = useResendEmailVerification();
+  const headingId = useId();
+  const user = session.data?.user;
+  if (!user || user.email_verified) return null;
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="mb-4 flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 sm:flex-row sm:items-center sm:justify-between"
+    >
+      <div className="flex items-start gap-3">
+        <MailWarning aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <div>
+          <h2 id={headingId} className="font-semibold">
+            {EMAIL_BANNER_TITLE}
+          </h2>
+          <p className="text-sm">
+            We sent a link to <span className="font-medium break-all">{user.email}</span>. Open it to confirm your
+            address.
+          </p>
+        </div>
+      </div>
+      <Button
+        variant="outline"
+        className="shrink-0 bg-white"
+        disabled={resend.isPending}
+        onClick={() => resend.mutate()}
+      >
+        {resend.isPending ? 'Sending...' : EMAIL_BANNER_RESEND}
+      </Button>
+    </section>
+  );
+}
