@@ -52,7 +52,8 @@ describe('PhoneVerificationRow', () => {
     await user.type(await screen.findByLabelText('Phone number'), '201-555-0123');
     await user.keyboard('{Enter}');
     await findToast(PHONE_TEXT.codeSent, PHONE_TEXT.codeSentTo(NUMBER));
-    expect(await screen.findByText(`Enter the 6-digit code we sent to ${NUMBER}.`)).toBeInTheDocument();
+    const instructions = await screen.findByText((_, el) => el?.id === 'phone-code-instructions');
+    expect(instructions).toHaveTextContent(`Enter the 6-digit code we sent to ${NUMBER}.`);
     expect(calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
       ['/account/phone', { phone: '201-555-0123' }],
     ]);
@@ -155,5 +156,17 @@ describe('PhoneVerificationRow', () => {
     expect(await screen.findByText('Not verified')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/account/phone']);
     expect(phoneField()).toBeInTheDocument();
+  });
+});
+
+describe('PhoneVerificationRow labels', () => {
+  it("'Phone number' and 'Code' each name exactly one control (the forms' own names do not contain them)", async () => {
+    stubApi({ 'GET /account/phone': () => ({ body: none }) });
+    const { unmount } = renderRow();
+    expect(await screen.findAllByLabelText(/phone number/i)).toHaveLength(1);
+    unmount();
+    stubApi({ 'GET /account/phone': () => ({ body: waiting }) });
+    renderRow();
+    expect(await screen.findAllByLabelText(/code/i)).toHaveLength(1);
   });
 });

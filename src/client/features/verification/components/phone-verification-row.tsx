@@ -52,7 +52,7 @@ function NumberForm({ onSent, onCancel }: { onSent: () => void; onCancel?: () =>
     send.mutateAsync(values).then(onSent, (err: unknown) => showRefusal(form, 'phone', PHONE_FIELD_CODES, err)),
   );
   return (
-    <form aria-label="Verify your phone number" noValidate className="space-y-3" onSubmit={submit}>
+    <form aria-label="Verify by text message" noValidate className="space-y-3" onSubmit={submit}>
       <Field
         id="phone-number"
         label={PHONE_LABEL}
@@ -99,7 +99,6 @@ function CodeForm({
     shouldFocusError: true,
   });
   const error = form.formState.errors.code?.message;
-  const instructions = `Enter the ${PHONE_CODE_LENGTH}-digit code we sent to ${pending.phone}.`;
   // The field takes the focus when the form appears (right after 'Send code') and after each new code.
   useEffect(() => {
     form.setFocus('code');
@@ -114,8 +113,11 @@ function CodeForm({
     );
   const busy = form.formState.isSubmitting || confirm.isPending;
   return (
-    <form aria-label="Enter the code" noValidate className="space-y-3" onSubmit={submit}>
-      <p id="phone-code-instructions">{instructions}</p>
+    <form aria-label="Check the text message" noValidate className="space-y-3" onSubmit={submit}>
+      <p id="phone-code-instructions">
+        Enter the {PHONE_CODE_LENGTH}-digit code we sent to {/* The number stays on one line on a narrow phone. */}
+        <span className="font-medium whitespace-nowrap">{pending.phone}</span>.
+      </p>
       <Field id="phone-code" label="Code" error={error}>
         <Input
           {...fieldAria('phone-code', error)}
