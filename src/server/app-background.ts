@@ -19,6 +19,8 @@ import {
   RECONCILE_JOB,
 } from './payments';
 import { createReviewSweep } from './reviews';
+import { createSmsSender } from './sms';
+import { PHONE_CODE_JOB, phoneCodeSmsHandler } from './verification';
 
 const HOUR = 3_600_000;
 
@@ -57,6 +59,8 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
     ACCOUNT_DELETED_JOB,
     accountDeletedMailHandler(db, mailer, { appUrl, supportEmail: env.SUPPORT_EMAIL }),
   );
+  // Phone verification codes, by Twilio or into DATA_DIR/sms (SMS_PROVIDER).
+  jobs.register(PHONE_CODE_JOB, phoneCodeSmsHandler(db, createSmsSender(env), { clock }));
 
   // Refunds decided in a booking's transaction, and charges whose choice failed, sent through the provider.
   jobs.register(PAYMENT_REFUND_JOB, services.payments.refundJob);

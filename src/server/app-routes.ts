@@ -44,6 +44,7 @@ import { createRequestService } from './requests/service';
 import { bookingReviewRoutes, createProfileService, createReviewService, reviewRoutes, userRoutes } from './reviews';
 import { rideRoutes } from './rides/routes';
 import { createRideService } from './rides/service';
+import { createPhoneVerificationService, phoneVerificationRoutes } from './verification';
 
 type Router = ReturnType<typeof createRouter>;
 
@@ -127,6 +128,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       ),
     ],
     ['/account', emailChangeRoutes(emailChange, throttle)],
+    // Settings > 'Verification' > 'Phone number': a code by SMS (sends counted in PostgreSQL, per account and number).
+    ['/account', phoneVerificationRoutes(createPhoneVerificationService(db, { clock, counter: attempts }), throttle)],
     // Deletion ends the sessions inside its own transaction; the `user:` notice (sent on commit) reaches every
     // instance's session cache and live streams, as auth.revokeUserSessions' does.
     [

@@ -44,6 +44,34 @@ const STRIPE_KEYS = [
   ['STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, "the webhook endpoint's signing secret (whsec_...)"],
 ] as const;
 
+/** An http(s) origin without a path (a local stand-in of a provider's API), '' unset. */
+const apiBase = (name: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      if (!v) return true;
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && (u.pathname === '/' || u.pathname === '');
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http:// or https:// address without a path, e.g. ${example}`)
+    .transform((v) => v || undefined)
+    .optional();
+
+/** The form of each Twilio setting, checked when SMS_PROVIDER=twilio (a value pasted into the wrong variable). */
+const TWILIO_KEYS = [
+  ['TWILIO_ACCOUNT_SID', /^AC[0-9a-fA-F]{32}$/, 'an Account SID (AC followed by 32 hexadecimal characters)'],
+  ['TWILIO_AUTH_TOKEN', /^\S{16,}$/, 'the Auth Token of that account'],
+  [
+    'TWILIO_FROM',
+    /^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/,
+    'the sending number in E.164 form (e.g. +15005550006) or a Messaging Service SID (MG...)',
+  ],
+] as const;
+
 /** Every setting the server reads, checked at start. A bad value stops the server with a clear message. */
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -165,6 +193,21 @@ const settingsSchema = z.object({
     }, 'STRIPE_API_BASE must be an http:// or https:// address without a path, e.g. http://127.0.0.1:12111')
     .transform((v) => v || undefined)
     .optional(),
+  /**
+   * Who sends the SMS (phone verification codes, docs/verification.md): `file` (the default) writes each one to
+   * DATA_DIR/sms/<id>.txt and logs it, as mails without SMTP_URL; `twilio` sends it through Twilio, with the three
+   * TWILIO_ settings below.
+   */
+  SMS_PROVIDER: z.enum(['file', 'twilio']).default('file'),
+  /** The Twilio account (AC...), its Auth Token, and the sender: a Twilio number in E.164 form or a Messaging Service SID (MG...). */
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  /**
+   * Where the Twilio SDK sends its calls instead of https://api.twilio.com: only for tests and local stand-ins of
+   * Twilio's API (through the SDK's own httpClient setting). Never set in production.
+   */
+  TWILIO_API_BASE: apiBase('TWILIO_API_BASE', 'http://127.0.0.1:12112'),
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
   SUPPORT_EMAIL: z
     .string()
@@ -202,6 +245,15 @@ export const envSchema = settingsSchema
       else if (!pattern.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be ${what}` });
     }
   })
+  .superRefine((env, ctx) => {
+    if (env.SMS_PROVIDER !== 'twilio') return;
+    for (const [name, pattern, what] of TWILIO_KEYS) {
+      const value = env[name];
+      if (!value)
+        ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when SMS_PROVIDER=twilio` });
+      else if (!pattern.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be ${what}` });
+    }
+  })
   .transform((env) => ({
     ...env,
     APP_URL: env.APP_URL ?? `${env.TLS_CERT ? 'https' : 'http'}://localhost:${env.PORT}`,
@@ -221,6 +273,8 @@ export function startupWarnings(env: Env): string[] {
     );
   if (env.STRIPE_API_BASE && env.NODE_ENV === 'production')
     warnings.push(`STRIPE_API_BASE=${env.STRIPE_API_BASE} in production: Stripe calls go to that stand-in, not Stripe`);
+  if (env.TWILIO_API_BASE && env.NODE_ENV === 'production')
+    warnings.push(`TWILIO_API_BASE=${env.TWILIO_API_BASE} in production: SMS go to that stand-in, not Twilio`);
   return warnings;
 }
 

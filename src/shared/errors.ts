@@ -77,6 +77,11 @@ export const ERROR_CODES = [
   'chargeback_open',
   'chargeback_not_possible',
   'chargeback_closed',
+  // Phone verification (src/shared/verification.ts): the number is verified on another account, or already mine;
+  // no code that still works (expired, used, replaced, or too many wrong tries).
+  'phone_taken',
+  'phone_already_yours',
+  'phone_code_expired',
   'internal_error',
 ] as const;
 

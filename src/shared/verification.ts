@@ -79,3 +79,58 @@ export const verificationStateSchema = z.object({
 });
 export type VerificationState = z.infer<typeof verificationStateSchema>;
 export const isVerified = (v: VerificationState) => v.email && v.phone && v.id;
+
+// ─── Phone API ─────────────────────────────────────────────────────────────────────────────────────────────
+// GET /api/account/phone -> PhoneState; POST /api/account/phone { phone } -> 202 PhoneState (a code is on its way);
+// POST /api/account/phone/confirm { code } -> PhoneState; DELETE /api/account/phone -> 204 (docs/verification.md).
+
+export const PHONE_LABEL = 'Phone number';
+export const PHONE_REQUIRED = 'Enter your phone number.';
+export const PHONE_INVALID = 'Enter a US phone number with its area code, like (201) 555-0123.';
+export const PHONE_NOT_US = 'Only US phone numbers can be verified for now. Enter a US number with its area code.';
+export const PHONE_TAKEN = 'This phone number is already verified on another account.';
+export const PHONE_ALREADY_YOURS = 'This phone number is already verified on your account.';
+export const PHONE_CODE_FORMAT = `Enter the ${PHONE_CODE_LENGTH}-digit code from the text message.`;
+export const PHONE_CODE_EXPIRED = 'This code has expired. Ask for a new code.';
+export const PHONE_NO_CODE = 'There is no code waiting for you. Ask for a new code.';
+export const PHONE_CODE_LOCKED = `This code has stopped working after ${PHONE_CODE_TRIES} wrong tries. Ask for a new code.`;
+/** A wrong code while tries are left; at 0 the code has stopped working. */
+export const phoneCodeWrong = (triesLeft: number) =>
+  triesLeft > 0
+    ? `That code is not right. You have ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`
+    : 'That code is not right, and it has now stopped working. Ask for a new code.';
+/** The text message itself. */
+export const phoneCodeSms = (code: string) =>
+  `Your RuralRoute code is ${code}. It expires in ${PHONE_CODE_MINUTES} minutes.`;
+
+/**
+ * The number as typed: the form checks that it could be a phone number; the server parses it (US only, with
+ * libphonenumber-js) and answers PHONE_INVALID or PHONE_NOT_US when it is not one.
+ */
+export const phoneInputSchema = z.object({
+  phone: z
+    .string({ error: PHONE_REQUIRED })
+    .trim()
+    .min(1, PHONE_REQUIRED)
+    .max(30, PHONE_INVALID)
+    .regex(/^[\d\s()+.-]+$/, PHONE_INVALID),
+});
+export type PhoneInput = z.infer<typeof phoneInputSchema>;
+
+export const phoneCodeSchema = z.object({
+  code: z
+    .string({ error: PHONE_CODE_FORMAT })
+    .trim()
+    .regex(new RegExp(`^\\d{${PHONE_CODE_LENGTH}}$`), PHONE_CODE_FORMAT),
+});
+export type PhoneCodeInput = z.infer<typeof phoneCodeSchema>;
+
+/** My number as Settings shows it: numbers in US national form, '(201) 555-0123'; times ISO. */
+export const phoneStateSchema = z.object({
+  /** My verified number, or null. */
+  phone: z.string().nullable(),
+  verified_at: z.string().nullable(),
+  /** A code sent (or on its way) that still works: the number it went to and when it stops working. */
+  pending: z.object({ phone: z.string(), expires_at: z.string() }).nullable(),
+});
+export type PhoneState = z.infer<typeof phoneStateSchema>;

@@ -16,6 +16,7 @@ import {
   savedSearches,
   notifications,
   passwordResetTokens,
+  phoneVerifications,
   profiles,
   recoveryCodes,
   rides,
@@ -161,6 +162,8 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       recoveryCodes,
       emailChanges,
       emailVerifications,
+      // Phone codes, sent or waiting (the number goes with the profile's phone above).
+      phoneVerifications,
       passwordResetTokens,
       knownBrowsers,
       userEvents,

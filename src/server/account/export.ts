@@ -82,6 +82,12 @@ function sectionsQuery(userId: string) {
           'requested_at', ${iso('ec.created_at')}, 'expires_at', ${iso('ec.expires_at')})
         from email_changes ec where ec.user_id = u.id and ec.used_at is null and ec.expires_at > now()
         order by ec.created_at desc limit 1),
+      'phone', case when p.phone is not null then json_build_object('number', p.phone,
+        'verified_at', ${iso('p.phone_verified_at')}) end,
+      'pending_phone_code', (select json_build_object('phone', pv.phone, 'sent_at', ${iso('pv.created_at')},
+          'expires_at', ${iso('pv.expires_at')})
+        from phone_verifications pv where pv.user_id = u.id and pv.used_at is null and pv.expires_at > now()
+        order by pv.created_at desc limit 1),
       'password_reset_links', ${list(
         sql`json_build_object('requested_at', ${iso('t.created_at')}, 'expires_at', ${iso('t.expires_at')}, 'used_at', ${iso('t.used_at')})`,
         sql`from password_reset_tokens t where t.user_id = u.id`,

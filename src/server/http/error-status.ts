@@ -79,6 +79,9 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   email_already_verified: { status: 409 },
   route_needs_places: { status: 409 },
   own_ride: { status: 409 },
+  phone_taken: { status: 409 },
+  phone_already_yours: { status: 409 },
+  phone_code_expired: { status: 400 },
   // The connection closes after this answer, so an unread rest of the body cannot be taken for a request.
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },
