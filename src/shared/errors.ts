@@ -75,6 +75,9 @@ export const ERROR_CODES = [
   'chargeback_open',
   'chargeback_not_possible',
   'chargeback_closed',
+  // ID checks (src/shared/verification.ts, ID_CHECK_ERRORS): one waiting, already checked, already decided, the name
+  // changed since it was sent.
+  'id_check_state',
   'internal_error',
 ] as const;
 
