@@ -108,6 +108,7 @@ export const DASHBOARD_PATHS = [
   P.adminReports,
   P.adminPayments,
   P.adminDisputes,
+  P.adminVerifications,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */

@@ -1,5 +1,6 @@
 import { SettingsSection } from '@/components/settings-section';
 import { EmailVerificationRow } from './email-verification-row';
+import { IdVerificationRow } from './id-verification-row';
 
 /**
  * Settings, 'Verification' (issue 37): the three checks others see on my profile, each with its state and what to
@@ -13,6 +14,7 @@ export function VerificationSection() {
     >
       <ul id="verification" className="divide-y">
         <EmailVerificationRow />
+        <IdVerificationRow />
       </ul>
     </SettingsSection>
   );
