@@ -54,6 +54,8 @@ export async function reencodeIdPhoto({ kind, bytes, format }: IdPhotoUpload): P
     if (meta.format !== format) throw new Error('format mismatch');
     return await image
       .resize({ width: ID_PHOTO_MAX_SIDE, height: ID_PHOTO_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      // A JPEG has no transparency: a transparent PNG or WebP is laid on white, not on black.
+      .flatten({ background: '#ffffff' })
       .jpeg({ quality: 90 })
       .timeout({ seconds: ENCODE_TIMEOUT_SECONDS })
       .toBuffer();
