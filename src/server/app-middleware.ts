@@ -5,11 +5,13 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { DISPUTE_PHOTOS_MAX } from '../shared/disputes';
 import { PHOTO_MAX_BYTES } from '../shared/lifecycle';
+import { ID_PHOTO_KINDS, ID_PHOTO_MAX_BYTES } from '../shared/verification';
 import type { AppServices } from './app-services';
 import { PHOTO_UPLOAD_PATH } from './bookings/routes';
 import { DomainError } from './core/domain-error';
 import { DISPUTE_UPLOAD_PATH } from './disputes';
 import { isBadDataError, sqlState } from './db/errors';
+import { ID_CHECK_UPLOAD_PATH } from './id-checks';
 import type { Env } from './env';
 import { EVENTS_PATH } from './events/routes';
 import { limitBody } from './http/body-limit';
@@ -104,6 +106,9 @@ export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServic
   const uploadLimit = limitBody({ maxBytes: PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
   // A dispute's report or response: up to DISPUTE_PHOTOS_MAX photos of 10 MB each, plus the fields.
   const disputeLimit = limitBody({ maxBytes: DISPUTE_PHOTOS_MAX * PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
+  // 'Send for checking' (ID checks): two photos of 10 MB each, plus the consent. A file between 10 MB and this is
+  // still refused, by the route (413 with the photo's own message).
+  const idCheckLimit = limitBody({ maxBytes: ID_PHOTO_KINDS.length * ID_PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
   const webhookLimit = limitBody({ maxBytes: WEBHOOK_BODY_MAX_BYTES, ...drain });
   // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
   // every call; GET and HEAD carry no body, so they skip it.
@@ -111,6 +116,7 @@ export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServic
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (isWebhook(c.req.path)) return webhookLimit(c, next);
     if (c.req.method === 'POST' && DISPUTE_UPLOAD_PATH.test(c.req.path)) return disputeLimit(c, next);
+    if (c.req.method === 'POST' && ID_CHECK_UPLOAD_PATH.test(c.req.path)) return idCheckLimit(c, next);
     return (c.req.method === 'POST' && PHOTO_UPLOAD_PATH.test(c.req.path) ? uploadLimit : bodyLimit)(c, next);
   });
   // The unsubscribe links of e-mails are exempt: a mail program's one-click POST (RFC 8058) comes from the mail
@@ -138,7 +144,7 @@ export function handleErrors(app: Hono<AppEnv>) {
         return sendError(
           c,
           'unsupported_media_type',
-          PHOTO_UPLOAD_PATH.test(c.req.path)
+          PHOTO_UPLOAD_PATH.test(c.req.path) || ID_CHECK_UPLOAD_PATH.test(c.req.path)
             ? 'Send the form as multipart/form-data.'
             : 'Send the request body as JSON.',
         );

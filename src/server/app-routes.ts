@@ -29,6 +29,7 @@ import { adminDisputeRoutes, bookingDisputeRoutes, createDisputeService, dispute
 import { dashboardRoutes } from './dashboard/routes';
 import { createDashboardService } from './dashboard/service';
 import { eventRoutes } from './events/routes';
+import { adminIdCheckRoutes, createIdCheckService, createIdDocumentKeys, idCheckRoutes } from './id-checks';
 import type { AppEnv } from './http/types';
 import { createRouter } from './http/validation';
 import { conversationRoutes, messageRoutes } from './messages/routes';
@@ -67,6 +68,10 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
   const emailVerification = createEmailVerification(db, { clock, auth, counter: attempts });
   const bookingReader = createBookingReader(db, s.checkout);
   const disputes = createDisputeService(db, { payments: s.payments, reader: s.paymentReader });
+  const idChecks = createIdCheckService(db, {
+    keys: createIdDocumentKeys(db, { current: env.ID_DOCUMENTS_KEY, old: env.ID_DOCUMENTS_OLD_KEYS }),
+    clock,
+  });
   const paymentDeps = {
     reader: s.paymentReader,
     payouts: s.payouts,
@@ -130,6 +135,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/account', emailChangeRoutes(emailChange, throttle)],
     // Settings > 'Verification' > 'Phone number': a code by SMS (sends counted in PostgreSQL, per account and number).
     ['/account', phoneVerificationRoutes(createPhoneVerificationService(db, { clock, counter: attempts }), throttle)],
+    // 'Verify your ID' (issue 37): my check's state and 'Send for checking'.
+    ['/account', idCheckRoutes(idChecks, throttle)],
     // Deletion ends the sessions inside its own transaction; the `user:` notice (sent on commit) reaches every
     // instance's session cache and live streams, as auth.revokeUserSessions' does.
     [
@@ -181,6 +188,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/bookings', bookingDisputeRoutes(disputes, bookingReader, throttle)],
     ['/disputes', disputePhotoRoutes(disputes)],
     ['/admin', adminDisputeRoutes(disputes, throttle)],
+    // The moderators' ID checks: the queue, the photos while pending, the one decision.
+    ['/admin', adminIdCheckRoutes(idChecks, throttle)],
     ['/messages', messageRoutes(messages)],
     ['/reviews', reviewRoutes({ service: reviews, throttle })],
     ['/dashboard', dashboardRoutes(createDashboardService(db))],

@@ -71,6 +71,42 @@ const TWILIO_KEYS = [
     'the sending number in E.164 form (e.g. +15005550006) or a Messaging Service SID (MG...)',
   ],
 ] as const;
+/**
+ * A key of the ID photos (docs/verification.md): 32 random bytes in base64 (`openssl rand -base64 32`). Decoded here,
+ * so a key of the wrong length or alphabet stops the server at start, never at the first upload.
+ */
+const ID_KEY_HELP = 'must be 32 random bytes in base64, e.g. the output of `openssl rand -base64 32`';
+function decodeIdKey(value: string): Buffer | null {
+  const v = value.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(v)) return null;
+  const bytes = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.length === 32 ? bytes : null;
+}
+const idDocumentsKey = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    const key = decodeIdKey(v);
+    if (!key) ctx.addIssue({ code: 'custom', message: `ID_DOCUMENTS_KEY ${ID_KEY_HELP}` });
+    return key ?? undefined;
+  })
+  .optional();
+const idDocumentsOldKeys = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const keys: Buffer[] = [];
+    for (const part of v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const key = decodeIdKey(part);
+      if (key) keys.push(key);
+      else ctx.addIssue({ code: 'custom', message: `each key of ID_DOCUMENTS_OLD_KEYS ${ID_KEY_HELP}` });
+    }
+    return keys;
+  });
 
 /** Every setting the server reads, checked at start. A bad value stops the server with a clear message. */
 const settingsSchema = z.object({
@@ -208,6 +244,16 @@ const settingsSchema = z.object({
    * Twilio's API (through the SDK's own httpClient setting). Never set in production.
    */
   TWILIO_API_BASE: apiBase('TWILIO_API_BASE', 'http://127.0.0.1:12112'),
+  /**
+   * The key the ID photos are encrypted with (AES-256-GCM): base64 of 32 bytes. Unset: a key made once and kept in the
+   * database (app_secrets). Keep it safe and backed up: photos encrypted with a lost key cannot be read.
+   */
+  ID_DOCUMENTS_KEY: idDocumentsKey,
+  /**
+   * Earlier keys, comma-separated, still used to read photos sent before a key change (rotation); new photos always
+   * use ID_DOCUMENTS_KEY. Photos live only until their check is decided, so an old key can go once those are.
+   */
+  ID_DOCUMENTS_OLD_KEYS: idDocumentsOldKeys,
   /** Shown on /contact and in the policies. Validated strictly: the server writes them into the pages' HTML. */
   SUPPORT_EMAIL: z
     .string()

@@ -82,6 +82,9 @@ export const ERROR_CODES = [
   'phone_taken',
   'phone_already_yours',
   'phone_code_expired',
+  // ID checks (src/shared/verification.ts, ID_CHECK_ERRORS): one waiting, already checked, already decided, the name
+  // changed since it was sent.
+  'id_check_state',
   'internal_error',
 ] as const;
 

@@ -134,3 +134,86 @@ export const phoneStateSchema = z.object({
   pending: z.object({ phone: z.string(), expires_at: z.string() }).nullable(),
 });
 export type PhoneState = z.infer<typeof phoneStateSchema>;
+// ─── ID check API ──────────────────────────────────────────────────────────────────────────────────────────
+/** 'ID' in Settings > 'Verification' and the moderators' page: the wording both the form and the server use. */
+export const ID_PHOTO_FIELDS = {
+  front: 'Photo of your ID (front)',
+  selfie: 'A selfie',
+} as const satisfies Record<IdPhotoKind, string>;
+const photoName = { front: 'The photo of your ID', selfie: 'The selfie' } as const satisfies Record<
+  IdPhotoKind,
+  string
+>;
+export const ID_PHOTO_MESSAGES = {
+  missing: (kind: IdPhotoKind) =>
+    kind === 'front' ? 'Please choose a photo of the front of your ID.' : 'Please choose a selfie.',
+  type: (kind: IdPhotoKind) => `${photoName[kind]} must be a JPEG, PNG or WebP image.`,
+  size: (kind: IdPhotoKind) => `${photoName[kind]} is larger than 10 MB. Please choose a smaller photo.`,
+} as const;
+export const ID_CONSENT_REQUIRED = 'Please tick the box to agree that moderators may view these photos.';
+export const ID_CHECK_ERRORS = {
+  pending: 'Your ID check is waiting for a moderator. You can send a new one once it is decided.',
+  checked: 'Your ID is already checked.',
+  attempts: `You have sent ${ID_ATTEMPTS_MAX} ID checks in the last ${ID_ATTEMPT_WINDOW_DAYS} days, the most allowed.`,
+  decided: 'This ID check was already decided.',
+  name_changed:
+    'The person changed their name since sending this check. Reject it (‘Name does not match’) so they can send a new one.',
+} as const;
+/** After a rejection (ID_RETRY_HOURS) or at the attempts' limit: when the next check may be sent. */
+export const idRetryMessage = (date: string) => `You can try again on ${date}.`;
+export const ID_SENT_TOAST = 'Thank you. A moderator will check your ID, usually within a day.';
+export const ID_APPROVED_TOAST = 'ID check approved.';
+export const ID_REJECTED_TOAST = 'ID check rejected.';
+export const ID_WAITING = 'Waiting for a moderator';
+export const idRejectedState = (reason: string, date: string | null) =>
+  `Not approved: ${reason}.${date ? ` ${idRetryMessage(date)}` : ''}`;
+
+/** GET /api/account/id-check: my ID check's state (never the photos). */
+export const idCheckStateSchema = z.object({
+  /** 'ID checked' holds on my profile now. */
+  checked: z.boolean(),
+  /** My latest check's status, or 'none'. */
+  status: z.enum(['none', ...ID_CHECK_STATUSES]),
+  submitted_at: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  /** The latest check's rejection reason, as its label. */
+  reason: z.string().nullable(),
+  /** When a new check may be sent, if not now (after a rejection, or at the limit of attempts). */
+  next_attempt_at: z.string().nullable(),
+  attempts_left: z.number().int().min(0),
+});
+export type IdCheckState = z.infer<typeof idCheckStateSchema>;
+
+/** A moderator's decision (POST /api/admin/verifications/:id/decision); `reason` is required to reject. */
+export const ID_REASON_REQUIRED = 'Choose a reason for the rejection.';
+export const idCheckDecisionSchema = z.object({
+  decision: z.enum(['approve', 'reject'], { error: 'Choose ‘Approve’ or ‘Reject’.' }),
+  reason: z.enum(ID_REJECT_REASON_KEYS, { error: 'Choose a reason from the list.' }).optional(),
+});
+export type IdCheckDecision = z.infer<typeof idCheckDecisionSchema>;
+
+/** Where a moderator's browser loads a pending check's photo. */
+export const idCheckPhotoPath = (checkId: string, kind: IdPhotoKind) =>
+  `/api/admin/verifications/${checkId}/photos/${kind}`;
+
+/** One pending check in the moderators' queue (GET /api/admin/verifications, oldest first). */
+export const adminIdCheckSchema = z.object({
+  id: z.string().uuid(),
+  user_id: z.string().uuid(),
+  /** The name the check was sent under, and the profile's name now. */
+  full_name: z.string(),
+  current_name: z.string(),
+  submitted_at: z.string(),
+  /** The person's checks sent before this one. */
+  earlier_attempts: z.number().int().min(0),
+  photos: z.object({ front: z.string(), selfie: z.string() }),
+});
+export type AdminIdCheck = z.infer<typeof adminIdCheckSchema>;
+
+/** 'November 30, 2026 at 10:15 PM': when a new check may be sent, where the reader is (the server says UTC). */
+export function formatRetryAt(iso: string, timeZone?: string): string {
+  const text = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
+    new Date(iso),
+  );
+  return timeZone === 'UTC' ? `${text} UTC` : text;
+}

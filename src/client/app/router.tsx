@@ -95,6 +95,10 @@ export const routes: RouteObject[] = [
                 path: PAGE_PATHS.adminDisputes,
                 Component: lazyPage(() => import('./routes/dashboard-admin-disputes')),
               },
+              {
+                path: PAGE_PATHS.adminVerifications,
+                Component: lazyPage(() => import('./routes/dashboard-admin-verifications')),
+              },
               { path: PAGE_PATHS.profile, Component: lazyPage(() => import('./routes/dashboard-profile')) },
             ],
           },

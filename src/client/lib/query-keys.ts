@@ -75,4 +75,8 @@ export const queryKeys = {
   place: (id: number) => ['places', 'id', id] as const,
   /** Two-factor: on or off, recovery codes left; the re-check and delete dialogs read it too. */
   accountTwoFactor: ['account', 'two-factor'] as const,
+  /** My ID check's state (Settings' 'Verification', the profile form's warning before a name change). */
+  idCheck: ['account', 'id-check'] as const,
+  /** The moderators' queue of ID checks waiting for a decision. */
+  adminVerifications: ['admin', 'verifications'] as const,
 };

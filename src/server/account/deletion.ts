@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { DELETED_USER_NAME, type DeleteAccountInput } from '../../shared/account';
 import { endBookingsOfLeavingUser } from '../bookings';
 import type { Db } from '../db/client';
@@ -8,6 +8,8 @@ import {
   deliveryRequests,
   emailChanges,
   emailVerifications,
+  idChecks,
+  idDocuments,
   eventStreams,
   idempotencyKeys,
   myListVersions,
@@ -175,6 +177,16 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
       myListVersions,
     ])
       await tx.delete(table).where(eq(table.userId, userId));
+    // ID checks (issue 37): a waiting check goes with its photos (the users row stays, so no cascade fires); a decided
+    // one keeps its decision for the moderation log, without the name it was sent under. 'ID checked' goes with the name.
+    await tx
+      .delete(idDocuments)
+      .where(
+        inArray(idDocuments.checkId, tx.select({ id: idChecks.id }).from(idChecks).where(eq(idChecks.userId, userId))),
+      );
+    await tx.delete(idChecks).where(and(eq(idChecks.userId, userId), eq(idChecks.status, 'pending')));
+    await tx.update(idChecks).set({ fullName: DELETED_USER_NAME }).where(eq(idChecks.userId, userId));
+    await tx.update(profiles).set({ idCheckedAt: null }).where(eq(profiles.userId, userId));
     // Blocks serve nothing once one side is gone (a new account of the address is a new person).
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
     await tx.delete(contactMessages).where(sql`lower(${contactMessages.email}) = ${me.email.toLowerCase()}`);

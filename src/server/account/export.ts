@@ -6,6 +6,7 @@ import {
   type NotificationData,
   type NotificationType,
 } from '../../shared/notifications';
+import { ID_REJECT_REASONS } from '../../shared/verification';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/result-rows';
 import { notifications } from '../db/schema';
@@ -45,6 +46,13 @@ const list = (item: SQL, from: SQL, order: string) =>
   sql`(select coalesce(json_agg(${item} order by ${sql.raw(order)}), '[]'::json) ${from})`;
 const person = (idColumn: string, nameColumn: string) =>
   sql.raw(`json_build_object('id', ${idColumn}, 'full_name', ${nameColumn})`);
+
+/** An ID check's rejection reason as people read it (ID_REJECT_REASONS' label); never the photos. */
+const reasonLabel = (column: string) =>
+  sql`case ${sql.raw(column)} ${sql.join(
+    Object.entries(ID_REJECT_REASONS).map(([key, label]) => sql`when ${key}::text then ${label}::text`),
+    sql` `,
+  )} end`;
 
 /** A booking in one role: the other person, the request's id and title, its steps. */
 function bookingsAs(userId: string, role: 'driver' | 'requester') {
@@ -92,6 +100,12 @@ function sectionsQuery(userId: string) {
         sql`json_build_object('requested_at', ${iso('t.created_at')}, 'expires_at', ${iso('t.expires_at')}, 'used_at', ${iso('t.used_at')})`,
         sql`from password_reset_tokens t where t.user_id = u.id`,
         't.created_at',
+      )},
+      'id_checks', ${list(
+        sql`json_build_object('status', x.status, 'name_sent', x.full_name, 'submitted_at', ${iso('x.submitted_at')},
+          'decided_at', ${iso('x.decided_at')}, 'reason', ${reasonLabel('x.reason')})`,
+        sql`from id_checks x where x.user_id = u.id`,
+        'x.submitted_at, x.id',
       )},
       'known_browsers', ${list(
         sql`json_build_object('first_seen_at', ${iso('k.first_seen_at')}, 'last_seen_at', ${iso('k.last_seen_at')})`,

@@ -54,12 +54,19 @@ export function createAccountService(
   /**
    * The whole 'Profile' form: the name, and 'About you' (empty or omitted clears it). The new name shows at once
    * wherever the session's user is shown, on every instance (the session caches are told in the same transaction).
+   * A changed name clears 'ID checked' (the form says so before saving); the same name keeps it.
    */
   async function updateProfile(userId: string, change: ProfileChange): Promise<AccountProfile> {
     return auth.changeUser(userId, async (tx) => {
       await tx
         .update(profiles)
-        .set({ fullName: change.full_name, about: change.about, updatedAt: sql`now()` })
+        .set({
+          fullName: change.full_name,
+          about: change.about,
+          // A new name is not the one the ID was checked under: 'ID checked' goes until a new check (issue 37).
+          idCheckedAt: sql`case when ${profiles.fullName} = ${change.full_name} then ${profiles.idCheckedAt} end`,
+          updatedAt: sql`now()`,
+        })
         .where(eq(profiles.userId, userId));
       return profile(userId, tx);
     });

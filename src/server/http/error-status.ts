@@ -86,6 +86,8 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   payload_too_large: { status: 413, headers: () => ({ Connection: 'close' }) },
   unsupported_media_type: { status: 415 },
   too_many_requests: { status: 429, headers: retryAfter },
+  // An ID check waiting already, the ID checked already, a check decided already, or its name changed since.
+  id_check_state: { status: 409 },
   internal_error: { status: 500 },
 };
 

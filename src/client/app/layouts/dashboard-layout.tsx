@@ -3,6 +3,7 @@ import {
   Car,
   ClipboardList,
   Flag,
+  IdCard,
   Landmark,
   LayoutDashboard,
   LogOut,
@@ -57,6 +58,7 @@ const ADMIN_LINKS = [
   { to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false },
   { to: PAGE_PATHS.adminPayments, label: 'All payments', icon: Landmark, end: false },
   { to: PAGE_PATHS.adminDisputes, label: 'Disputes', icon: Scale, end: false },
+  { to: PAGE_PATHS.adminVerifications, label: 'ID checks', icon: IdCard, end: false },
 ] as const;
 /** At the bottom, above 'Sign Out'. */
 const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ABOUT_MESSAGE } from '@shared/account';
+import { NAME_CHANGE_UNCHECKS_ID } from '@shared/verification';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { findToast } from '@/test/find-toast';
 import { ProfileSection } from './profile-section';
@@ -146,5 +147,38 @@ describe('ProfileSection', () => {
     fail = false;
     await user.click(within(section()).getByRole('button', { name: 'Try again' }));
     expect(await within(section()).findByLabelText('Full name')).toHaveValue('Ada Field');
+  });
+
+  it("with 'ID checked', says before saving that a new name removes it (and only when the name differs)", async () => {
+    const idCheck = (checked: boolean) => ({
+      checked,
+      status: checked ? 'approved' : 'none',
+      submitted_at: null,
+      decided_at: null,
+      reason: null,
+      next_attempt_at: null,
+      attempts_left: 3,
+    });
+    let checked = true;
+    stubApi({
+      'GET /account/profile': () => ({ body: PROFILE }),
+      'GET /account/id-check': () => ({ body: idCheck(checked) }),
+    });
+    const user = userEvent.setup();
+    const { unmount } = renderWithProviders(<ProfileSection />);
+    const name = await within(section()).findByLabelText('Full name');
+    expect(screen.queryByText(NAME_CHANGE_UNCHECKS_ID)).not.toBeInTheDocument();
+    await user.type(name, 'a');
+    expect(await screen.findByText(NAME_CHANGE_UNCHECKS_ID)).toHaveAttribute('role', 'status');
+    expect(name).toHaveAccessibleDescription(NAME_CHANGE_UNCHECKS_ID);
+    await user.type(name, '{Backspace}');
+    expect(screen.queryByText(NAME_CHANGE_UNCHECKS_ID)).not.toBeInTheDocument();
+    unmount();
+
+    checked = false;
+    renderWithProviders(<ProfileSection />);
+    await user.type(await within(section()).findByLabelText('Full name'), 'a');
+    expect(within(section()).getByLabelText('Full name')).toHaveValue('Ada Fielda');
+    expect(screen.queryByText(NAME_CHANGE_UNCHECKS_ID)).not.toBeInTheDocument();
   });
 });

@@ -2,10 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { ABOUT_MAX, profileInputSchema, type AccountProfile, type ProfileInput } from '@shared/account';
+import { NAME_CHANGE_UNCHECKS_ID } from '@shared/verification';
 import { Field, fieldAria } from '@/components/form/field';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 import { Input, Textarea } from '@/components/ui/input';
+import { useIdCheckState } from '@/features/verification';
 import { toastFirstError } from '@/lib/form-errors';
 import { toastSubmitError } from '@/lib/toast';
 import { useAccountProfile, useUpdateProfile } from '../api/account';
@@ -37,6 +39,10 @@ function ProfileForm({ profile }: { profile: AccountProfile }) {
   });
   const { errors } = form.formState;
   const about = useWatch({ control: form.control, name: 'about' });
+  const name = useWatch({ control: form.control, name: 'full_name' });
+  // 'ID checked' holds for the name it was checked under: said before a new one is saved (issue 37).
+  const idChecked = useIdCheckState().data?.checked === true;
+  const unchecksId = idChecked && (name ?? '').trim() !== profile.full_name;
   const counter = charactersLeft((about ?? '').length);
   const nameError = errors.full_name?.message;
   const aboutError = errors.about?.message;
@@ -55,14 +61,25 @@ function ProfileForm({ profile }: { profile: AccountProfile }) {
 
   return (
     <form aria-label="Profile" noValidate className="space-y-4" onSubmit={submit}>
-      <Field id="profile-name" label="Full name" error={nameError}>
-        <Input
-          {...fieldAria('profile-name', nameError)}
-          autoComplete="name"
-          aria-required="true"
-          {...form.register('full_name')}
-        />
-      </Field>
+      <div className="space-y-2">
+        <Field id="profile-name" label="Full name" error={nameError}>
+          <Input
+            {...fieldAria('profile-name', nameError)}
+            aria-describedby={
+              [nameError ? 'profile-name-error' : null, unchecksId ? 'profile-name-id-warning' : null]
+                .filter(Boolean)
+                .join(' ') || undefined
+            }
+            autoComplete="name"
+            aria-required="true"
+            {...form.register('full_name')}
+          />
+        </Field>
+        {/* Always in the page, so screen readers announce the warning when it appears. */}
+        <p id="profile-name-id-warning" role="status" className="text-sm text-amber-800 empty:hidden">
+          {unchecksId ? NAME_CHANGE_UNCHECKS_ID : null}
+        </p>
+      </div>
       <div className="space-y-2">
         <Field id="profile-about" label="About you" error={aboutError}>
           <Textarea

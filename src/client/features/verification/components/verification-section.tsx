@@ -1,6 +1,7 @@
 import { SettingsSection } from '@/components/settings-section';
 import { EmailVerificationRow } from './email-verification-row';
 import { PhoneVerificationRow } from './phone-verification-row';
+import { IdVerificationRow } from './id-verification-row';
 
 /**
  * Settings, 'Verification' (issue 37): the three checks others see on my profile, each with its state and what to
@@ -15,6 +16,7 @@ export function VerificationSection() {
       <ul id="verification" className="divide-y">
         <EmailVerificationRow />
         <PhoneVerificationRow />
+        <IdVerificationRow />
       </ul>
     </SettingsSection>
   );
