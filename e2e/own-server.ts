@@ -70,6 +70,8 @@ export async function ownServer(name: string) {
   let server = await startServer(port, { DATA_DIR: dataDir });
   return {
     base: `http://localhost:${port}`,
+    /** The server's DATA_DIR: its mails (`mail/*.eml`) and SMS (`sms/*.txt`) are files there. */
+    dataDir,
     async grantAdmin(email: string) {
       await stopServer(server);
       const grant = await promisify(execFile)(process.execPath, ['dist/server/admin-grant.js', email], {

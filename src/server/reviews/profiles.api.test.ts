@@ -39,6 +39,9 @@ describe('GET /users/:id', () => {
       deliveries_made: 0,
       requests_delivered: 0,
       rating: { count: 0, average: null },
+      // Nothing checked yet (issue 37): no badge.
+      verification: { email: false, phone: false, id: false },
+      verified: false,
     });
     // Anyone signed in sees the same, the person included.
     expect((await profileOf(fresh.token, fresh.user.id)).body).toEqual(res.body);
@@ -181,7 +184,7 @@ describe('GET /users/:id/reviews', () => {
       booking_id: received.bookingId,
       rating: 5,
       comment: 'Ready at the gate',
-      reviewer: { id: carrier.user.id, full_name: 'Cal Carrier' },
+      reviewer: { id: carrier.user.id, full_name: 'Cal Carrier', verified: false },
       reviewer_role: 'driver',
       reviewee: { id: dee.user.id, full_name: 'Dee Driver' },
       created_at: newest.createdAt.toISOString(),
