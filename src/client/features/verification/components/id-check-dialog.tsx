@@ -38,7 +38,6 @@ const HINTS: Record<IdPhotoKind, string> = {
   selfie: 'Your face, clearly lit, without sunglasses. JPEG, PNG or WebP, up to 10 MB.',
 };
 /** On a phone, the camera that fits: the back one for the ID, the front one for the selfie. */
-const CAPTURE: Record<IdPhotoKind, 'environment' | 'user'> = { front: 'environment', selfie: 'user' };
 const fieldId = (name: FieldName) => `id-check-${name}`;
 
 /** Which field a server refusal is about, by its words (the server's messages are the ones this form shows). */
@@ -133,7 +132,6 @@ export function IdCheckDialog() {
                 }}
                 type="file"
                 accept={ID_PHOTO_ACCEPT}
-                capture={CAPTURE[kind]}
                 aria-required="true"
                 className="h-auto file:mr-3 file:rounded file:border-0 file:bg-secondary file:px-3 file:py-1 file:text-sm file:font-medium"
                 onChange={(e) => {
