@@ -179,6 +179,10 @@ export const payments = pgTable(
     // where a state given as a parameter cannot pick the partial index above (db/pool.ts), so without this one each
     // was a scan of every payment (measured: 11 ms a release with 20,000 payments).
     index('payments_booking_idx').on(t.bookingId),
+    // A card dispute's payment, found by the provider's charge id (chargebacks.ts): one probe, not a scan.
+    index('payments_provider_charge_idx')
+      .on(t.provider, t.providerChargeId)
+      .where(sql`${t.providerChargeId} is not null`),
     index('payments_requester_created_idx').on(t.requesterId, t.createdAt, t.id),
     index('payments_driver_created_idx').on(t.driverId, t.createdAt, t.id),
     check('payments_state_check', oneOf(t.state, PAYMENT_ROW_STATES)),

@@ -1,0 +1,1 @@
+CREATE INDEX "payments_provider_charge_idx" ON "payments" USING btree ("provider","provider_charge_id") WHERE "payments"."provider_charge_id" is not null;
