@@ -1,16 +1,12 @@
-import { useEffect, useRef } from 'react';
 import type * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '@shared/account';
 import { PAGE_PATHS } from '@shared/routes';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { EmailLinkCard, emailLinkClass, useEmailLink } from '@/components/email-link-page';
 import { useSession } from '@/features/auth';
 import { ApiError } from '@/lib/api-client';
 import { isEmailLinkExpired, useConfirmEmail } from '../api/email';
-
-const linkClass =
-  'rounded-sm font-medium text-primary underline underline-offset-4 hover:decoration-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
 const ASK_AGAIN = 'Ask for a new one';
 const [BEFORE_LINK, AFTER_LINK] = EMAIL_LINK_EXPIRED.split(ASK_AGAIN);
@@ -19,11 +15,11 @@ const CHECKING_TITLE = 'Confirm your new email';
 /** Where to go next: Settings when this browser is signed in, else the sign-in page (Settings asks for it anyway). */
 function NextStep({ signedIn }: { signedIn: boolean }) {
   return signedIn ? (
-    <Link to={PAGE_PATHS.settings} className={linkClass}>
+    <Link to={PAGE_PATHS.settings} className={emailLinkClass}>
       Go to Settings
     </Link>
   ) : (
-    <Link to={PAGE_PATHS.auth} className={linkClass}>
+    <Link to={PAGE_PATHS.auth} className={emailLinkClass}>
       Sign in
     </Link>
   );
@@ -41,21 +37,8 @@ export function ConfirmEmailPage() {
   const { mutate } = confirm;
   const session = useSession();
   const signedIn = Boolean(session.data?.user);
-  const headingRef = useRef<HTMLHeadingElement>(null);
 
-  // Once per token: React's strict mode runs effects twice, and a second POST would find the link used.
-  const postedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (!token || postedFor.current === token) return;
-    postedFor.current = token;
-    mutate(token);
-  }, [token, mutate]);
-
-  // The outcome replaces 'Confirming...': the heading takes the focus so it is read first.
-  const settled = confirm.isSuccess || confirm.isError;
-  useEffect(() => {
-    if (settled) headingRef.current?.focus();
-  }, [settled]);
+  const headingRef = useEmailLink(token, mutate, confirm.isSuccess || confirm.isError);
 
   let title = CHECKING_TITLE;
   let body: React.ReactNode;
@@ -74,7 +57,7 @@ export function ConfirmEmailPage() {
     body = (
       <p>
         {BEFORE_LINK}
-        <Link to={PAGE_PATHS.settings} className={linkClass}>
+        <Link to={PAGE_PATHS.settings} className={emailLinkClass}>
           {ASK_AGAIN}
         </Link>
         {AFTER_LINK}
@@ -104,15 +87,8 @@ export function ConfirmEmailPage() {
   }
 
   return (
-    <div className="flex justify-center px-4 py-10">
-      <Card className="w-full max-w-md space-y-4 p-6 md:p-8">
-        <h1 ref={headingRef} tabIndex={-1} className="rounded-sm text-2xl font-bold focus:outline-none">
-          {title}
-        </h1>
-        <div aria-live="polite" className="space-y-4">
-          {body}
-        </div>
-      </Card>
-    </div>
+    <EmailLinkCard title={title} headingRef={headingRef}>
+      {body}
+    </EmailLinkCard>
   );
 }

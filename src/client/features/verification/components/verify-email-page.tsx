@@ -1,16 +1,12 @@
-import { useEffect, useRef } from 'react';
 import type * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PAGE_PATHS } from '@shared/routes';
 import { EMAIL_BANNER_TITLE, EMAIL_VERIFIED_TITLE, EMAIL_VERIFY_EXPIRED } from '@shared/verification';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { EmailLinkCard, emailLinkClass, useEmailLink } from '@/components/email-link-page';
 import { useSession } from '@/features/auth';
 import { ApiError } from '@/lib/api-client';
 import { isVerifyLinkExpired, useVerifyEmail } from '../api/email';
-
-const linkClass =
-  'rounded-sm font-medium text-primary underline underline-offset-4 hover:decoration-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
 /**
  * '/verify-email?token=...', the link of the sign-up's 'Confirm your e-mail address' mail. The address is confirmed
@@ -23,27 +19,15 @@ export function VerifyEmailPage() {
   const { mutate } = verify;
   const session = useSession();
   const signedIn = Boolean(session.data?.user);
-  const headingRef = useRef<HTMLHeadingElement>(null);
 
-  // Once per token: strict mode runs effects twice (a second POST would only say the same).
-  const postedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (!token || postedFor.current === token) return;
-    postedFor.current = token;
-    mutate(token);
-  }, [token, mutate]);
-
-  const settled = verify.isSuccess || verify.isError;
-  useEffect(() => {
-    if (settled) headingRef.current?.focus();
-  }, [settled]);
+  const headingRef = useEmailLink(token, mutate, verify.isSuccess || verify.isError);
 
   const next = signedIn ? (
-    <Link to={PAGE_PATHS.dashboard} className={linkClass}>
+    <Link to={PAGE_PATHS.dashboard} className={emailLinkClass}>
       Go to your dashboard
     </Link>
   ) : (
-    <Link to={PAGE_PATHS.auth} className={linkClass}>
+    <Link to={PAGE_PATHS.auth} className={emailLinkClass}>
       Sign in
     </Link>
   );
@@ -85,15 +69,8 @@ export function VerifyEmailPage() {
   }
 
   return (
-    <div className="flex justify-center px-4 py-10">
-      <Card className="w-full max-w-md space-y-4 p-6 md:p-8">
-        <h1 ref={headingRef} tabIndex={-1} className="rounded-sm text-2xl font-bold focus:outline-none">
-          {title}
-        </h1>
-        <div aria-live="polite" className="space-y-4">
-          {body}
-        </div>
-      </Card>
-    </div>
+    <EmailLinkCard title={title} headingRef={headingRef}>
+      {body}
+    </EmailLinkCard>
   );
 }
