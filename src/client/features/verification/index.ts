@@ -1,4 +1,3 @@
 // Verified profiles (issue 37): Settings' 'Verification', the dashboard's e-mail banner, the 'Verified' badge.
 export { VerificationSection } from './components/verification-section';
-export { EmailBanner } from './components/email-banner';
 export { useIdCheckState } from './api/id-check';

@@ -7,7 +7,6 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { formatInstant } from '@/lib/format';
-import { EmailBanner } from '@/features/verification';
 import { useDashboard } from '../api/dashboard';
 import { activityText } from './activity-text';
 import { DashboardOverview } from './dashboard-overview';
@@ -53,8 +52,11 @@ function ActivityList({ items }: { items: Activity[] }) {
   );
 }
 
-/** The dashboard index: the spec's cards, with real counts and the user's latest events from GET /dashboard. */
-export function DashboardHome() {
+/**
+ * The dashboard index: the spec's cards, with real counts and the user's latest events from GET /dashboard.
+ * `banner`: what the page shows above them (the app's route passes the e-mail check's banner).
+ */
+export function DashboardHome({ banner }: { banner?: React.ReactNode }) {
   const dashboard = useDashboard();
   const data = dashboard.data;
   const stats = data && {
@@ -94,7 +96,7 @@ export function DashboardHome() {
       stats={dashboard.isError && !data ? undefined : stats}
       alert={
         <>
-          <EmailBanner />
+          {banner}
           {alert}
         </>
       }

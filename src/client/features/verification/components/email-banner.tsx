@@ -1,20 +1,17 @@
 import { MailWarning } from 'lucide-react';
 import { useId } from 'react';
-import { EMAIL_BANNER_RESEND, EMAIL_BANNER_TITLE } from '@shared/verification';
+import { EMAIL_BANNER_RESEND, EMAIL_BANNER_TITLE } from '@shared/verification-words';
 import { Button } from '@/components/ui/button';
-import { useSession } from '@/features/auth';
-import { useResendEmailVerification } from '../api/email';
+import { useResendEmailVerification } from '../api/email-resend';
 
 /**
- * The dashboard's 'Confirm your email address' banner, while the account's address is not confirmed. Nothing is
- * blocked by it; 'Resend email' mails a new link.
+ * The dashboard's 'Confirm your email address' banner for an account whose `email` is not confirmed yet (the page
+ * shows it only then). Nothing is blocked by it; 'Resend email' mails a new link. Light on purpose: it is part of the
+ * dashboard's first screen.
  */
-export function EmailBanner() {
-  const session = useSession();
+export function EmailBanner({ email }: { email: string }) {
   const resend = useResendEmailVerification();
   const headingId = useId();
-  const user = session.data?.user;
-  if (!user || user.email_verified) return null;
   return (
     <section
       aria-labelledby={headingId}
@@ -27,8 +24,7 @@ export function EmailBanner() {
             {EMAIL_BANNER_TITLE}
           </h2>
           <p className="text-sm">
-            We sent a link to <span className="font-medium break-all">{user.email}</span>. Open it to confirm your
-            address.
+            We sent a link to <span className="font-medium break-all">{email}</span>. Open it to confirm your address.
           </p>
         </div>
       </div>

@@ -7,7 +7,7 @@ import { EMAIL_BANNER_TITLE, EMAIL_VERIFIED_TITLE, EMAIL_VERIFY_EXPIRED } from '
 import { findToast } from '@/test/find-toast';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { VERIFICATION_SENT_TOAST } from '../api/email';
-import { EmailBanner } from './email-banner';
+import { Component as DashboardRoute } from '@/app/routes/dashboard-home';
 import { VerificationSection } from './verification-section';
 import { VerifyEmailPage } from './verify-email-page';
 
@@ -22,14 +22,22 @@ const signedIn = (verified: boolean) => ({
   },
 });
 const SIGNED_OUT = { body: { user: null, session: null } };
+const DASHBOARD = {
+  body: {
+    stats: { active_rides: 0, open_requests: 0, total_bookings: 0, bookings_as_driver: 0, completed: 0 },
+    activity: [],
+  },
+};
 
+// The banner is rendered by the dashboard's route (app/routes/dashboard-home.tsx) while the address is unconfirmed.
 describe('the dashboard banner', () => {
   it("shows 'Confirm your email address' with the address while unconfirmed; 'Resend email' mails a new link", async () => {
     const calls = stubApi({
       'GET /auth/session': () => signedIn(false),
+      'GET /dashboard': () => DASHBOARD,
       'POST /account/email-verification': () => ({ status: 202, body: { email: EMAIL } }),
     });
-    renderWithProviders(<EmailBanner />);
+    renderWithProviders(<DashboardRoute />);
     const banner = await screen.findByRole('region', { name: EMAIL_BANNER_TITLE });
     expect(banner).toHaveTextContent(EMAIL);
     await userEvent.click(screen.getByRole('button', { name: 'Resend email' }));
@@ -38,25 +46,27 @@ describe('the dashboard banner', () => {
   });
 
   it('is absent once the address is confirmed, and signed out', async () => {
-    stubApi({ 'GET /auth/session': () => signedIn(true) });
-    const { unmount } = renderWithProviders(<EmailBanner />);
-    await waitFor(() => expect(screen.queryByText(/Vera/)).toBeNull());
+    stubApi({ 'GET /auth/session': () => signedIn(true), 'GET /dashboard': () => DASHBOARD });
+    const { unmount } = renderWithProviders(<DashboardRoute />);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back!' })).toBeVisible();
+    await waitFor(() => expect(screen.getByTestId('stat-activeRides')).toBeVisible());
     expect(screen.queryByRole('region', { name: EMAIL_BANNER_TITLE })).toBeNull();
     unmount();
-    stubApi({ 'GET /auth/session': () => SIGNED_OUT });
-    renderWithProviders(<EmailBanner />);
+    stubApi({ 'GET /auth/session': () => SIGNED_OUT, 'GET /dashboard': () => DASHBOARD });
+    renderWithProviders(<DashboardRoute />);
     expect(screen.queryByRole('region', { name: EMAIL_BANNER_TITLE })).toBeNull();
   });
 
   it("shows the server's answer when resending is refused (confirmed meanwhile in another tab)", async () => {
     stubApi({
       'GET /auth/session': () => signedIn(false),
+      'GET /dashboard': () => DASHBOARD,
       'POST /account/email-verification': () => ({
         status: 409,
         body: { code: 'email_already_verified', message: 'Your email address is already confirmed.' },
       }),
     });
-    renderWithProviders(<EmailBanner />);
+    renderWithProviders(<DashboardRoute />);
     await userEvent.click(await screen.findByRole('button', { name: 'Resend email' }));
     await findToast('Your email address is already confirmed.');
   });
