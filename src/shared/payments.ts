@@ -15,7 +15,12 @@ export const CARD_CVC_MESSAGE = 'Enter the 3- or 4-digit CVC';
 export const CARD_ZIP_MESSAGE = 'Enter a 5-digit ZIP code';
 
 /** The test provider's cards: the first succeeds, the second is declined (as Stripe's test cards do). */
-export const TEST_CARDS = { succeeds: '4242424242424242', declined: '4000000000000002' } as const;
+export const TEST_CARDS = {
+  succeeds: '4242424242424242',
+  declined: '4000000000000002',
+  /** Saved for later charges (a plan's renewals), then declined by every one of them, as Stripe's test card is. */
+  savedThenDeclined: '4000000000000341',
+} as const;
 
 /** The Luhn check every card number passes. */
 export function luhnValid(digits: string): boolean {

@@ -21,3 +21,4 @@ export * from './schema/list-versions';
 export * from './schema/payments';
 export * from './schema/disputes';
 export * from './schema/verification';
+export * from './schema/plans';

@@ -27,6 +27,10 @@ export type AccountRef =
   | 'payouts_pending'
   /** What card disputes cost the platform (negative by the loss): the one platform account besides 'outside' that may be. */
   | 'chargeback_losses'
+  /** What members paid for plans (issue 38). */
+  | 'plan_revenue'
+  /** What Community rewards cost the platform (negative by the credits given). */
+  | 'rewards'
   | { held: string /* payment id */ }
   | { driver: string /* user id */ }
   /** RuralRoute credit (an approved guarantee claim beyond what was paid), spent before the card. */

@@ -66,11 +66,21 @@ export const profiles = pgTable(
       .generatedAlwaysAs(
         sql`email_verified_at is not null and phone_verified_at is not null and id_checked_at is not null`,
       ),
+    // ─── Paid plans (issue 38, src/shared/plans.ts) ───
+    /**
+     * The member's paid plan while it gives its benefits ('plus', 'community'; null is Free): written by every plan
+     * move in its transaction, read by Browse's priority order and the 'Ambassador' badge. plan_subscriptions holds
+     * the plan's whole state.
+     */
+    plan: text('plan'),
+    /** Settings 'Try new features first' (Community): early-access features are on for this member. */
+    earlyAccess: boolean('early_access').notNull().default(false),
   },
   (t) => [
     uniqueIndex('profiles_phone_key')
       .on(t.phone)
       .where(sql`${t.phone} is not null`),
+    check('profiles_plan_check', sql`${t.plan} in ('plus', 'community')`),
     check('profiles_phone_verified', sql`(${t.phone} is null) = (${t.phoneVerifiedAt} is null)`),
     check(
       'profiles_full_name_length',

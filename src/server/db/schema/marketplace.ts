@@ -39,7 +39,7 @@ import { places } from './places';
 export const rideTimeKey = (t: { departureTime: unknown }) => sql`coalesce(${t.departureTime}, time '24:00')`;
 
 /** A location's chosen place and its coordinates: all three set, or none (free text). */
-function placeColumns<P extends string>(prefix: P) {
+export function placeColumns<P extends string>(prefix: P) {
   const snake = prefix.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   return {
     [`${prefix}PlaceId`]: integer(`${snake}_place_id`).references(() => places.id),

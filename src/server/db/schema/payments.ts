@@ -29,10 +29,14 @@ export const LEDGER_ACCOUNT_KINDS = [
   // What card disputes (chargebacks) cost the platform (issue 36): the amounts and fees the bank withdrew, less what
   // it gave back and what held money covered. Negative by what was lost: with 'outside', the only account that may be.
   'chargeback_losses',
+  // What members paid for plans (issue 38), less the unused time a switch credited back.
+  'plan_revenue',
+  // What Community rewards cost the platform (issue 38): negative by the credits given, as 'outside' may be.
+  'rewards',
 ] as const;
 
 /** The accounts whose balance may go below zero: the world outside, and the platform's chargeback losses. */
-export const UNGUARDED_ACCOUNT_KINDS = ['outside', 'chargeback_losses'] as const;
+export const UNGUARDED_ACCOUNT_KINDS = ['outside', 'chargeback_losses', 'rewards'] as const;
 
 export const LEDGER_TRANSACTION_KINDS = [
   'hold',
@@ -51,6 +55,11 @@ export const LEDGER_TRANSACTION_KINDS = [
   'chargeback_recovered',
   // The platform adding its own money to the Delivery Guarantee's reserve (an admin, on the payments page).
   'reserve_funding',
+  // Paid plans (issue 38): a plan's charge (card and credit to plan revenue), a switch's unused time credited back
+  // (plan revenue to the member's credit), a Community reward (the platform's rewards budget to the member's credit).
+  'plan_charge',
+  'plan_proration',
+  'reward',
 ] as const;
 
 /**
@@ -374,6 +383,20 @@ export const paymentReconciliations = pgTable(
 );
 
 // ─── The test provider's payout side: accounts (a test routing and account number) and transfers ─────────────────
+
+/**
+ * The test provider's saved cards (issue 38: what a plan's renewals charge). Never the number: its brand, last four
+ * digits and how the test card behaves when charged later ('succeeds', or 'declines' for 4000 0000 0000 0341, which
+ * saves but fails every charge, as Stripe's test card does).
+ */
+export const testProviderPaymentMethods = pgTable('test_provider_payment_methods', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  cardBrand: text('card_brand').notNull(),
+  cardLast4: text('card_last4').notNull(),
+  outcome: text('outcome').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
 
 export const testProviderAccounts = pgTable('test_provider_accounts', {
   id: text('id').primaryKey(),
