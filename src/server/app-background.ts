@@ -77,6 +77,10 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   // Provider webhooks stored by the route, applied once each (a driver's payouts becoming active).
   jobs.register(PAYMENT_WEBHOOK_JOB, paymentWebhookHandler(db, services.payments.provider, endHeldBooking));
 
+  // Paid plans (issue 38): periods that end, renewals, graces that run out, on the app's clock (every instance;
+  // each move is guarded by the subscription's lock and state).
+  const planSweep = periodic('plans', services.plans.sweep, env.PLAN_SWEEP_SECONDS * 1000);
+
   // Old read notifications and finished jobs, hourly.
   const notificationSweep = createNotificationSweep(db, clock);
   // Expired idempotency keys, hourly.
@@ -92,6 +96,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
       await idempotencySweep.close();
       await listVersionFold.close();
       await reconcileDaily.close();
+      await planSweep.close();
       await jobs.close();
       mailer.close();
     },
@@ -99,6 +104,7 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
     reviews: { publishDue: reviewSweep.run },
     notifications: { sweep: notificationSweep.sweep },
     idempotency: { sweep: idempotencySweep.run },
+    plans: { sweep: planSweep.run },
     jobs,
   };
 }

@@ -39,6 +39,7 @@ import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
 import { createPlaceService, placeRoutes } from './places';
+import { planRoutes } from './plans';
 import { adminPaymentRoutes, createStripeEventReceiver, paymentRoutes, stripeWebhookRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
@@ -210,6 +211,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       : []),
     // My payments, earnings, receipts and payouts; the admins' payments page.
     ['/payments', paymentRoutes(paymentDeps)],
+    // Settings > Plan (issue 38): my plan, subscribing, switching, cancelling, the card for renewals.
+    ['/plan', planRoutes(s.plans, throttle)],
     ['/admin/payments', adminPaymentRoutes(paymentDeps)],
     ['/notifications', notificationRoutes(createNotificationService(db, s.unsubscribeTokens), throttle)],
     ['/blocks', blockRoutes(createBlockService(db), throttle)],

@@ -11,6 +11,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
 import { createUnsubscribeTokens } from './notifications';
+import { createPlans } from './plans';
 import { createPaymentServices, createStripeClient, createStripeProvider, createTestProvider } from './payments';
 
 export const MINUTE = 60_000;
@@ -88,6 +89,11 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     max: env.WRITE_LIMIT_PER_USER_MAX,
     windowMs: env.WRITE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,
   });
+  const paymentServices = createPaymentServices(
+    db,
+    stripe ? createStripeProvider(stripe) : createTestProvider(db),
+    env.APP_URL,
+  );
 
   return {
     argon2,
@@ -104,7 +110,9 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     idempotencyKeys: createIdempotencyStore(db, clock),
     unsubscribeTokens: createUnsubscribeTokens(db),
     /** Payments (issue 35): the flow of a booking's money, payouts, reconciliation, on the configured provider. */
-    ...createPaymentServices(db, stripe ? createStripeProvider(stripe) : createTestProvider(db), env.APP_URL),
+    ...paymentServices,
+    /** Paid plans (issue 38) on the same provider and ledger. */
+    plans: createPlans(db, paymentServices.payments.provider, clock),
     /** The Stripe SDK's client under PAYMENTS_PROVIDER=stripe (its webhooks' signature check), else null. */
     stripe,
     /** How the pay dialog takes the card (payment_quote): the provider, and Stripe's publishable key with Stripe. */

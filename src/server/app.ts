@@ -63,5 +63,7 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
     payments: services.payments,
     payouts: services.payouts,
     reconciliation: services.reconciliation,
+    /** Paid plans (issue 38); `plans.sweep` runs the plans sweep now (tests move the clock, then run it). */
+    plans: { ...services.plans, sweep: background.plans.sweep },
   });
 }

@@ -173,6 +173,8 @@ const settingsSchema = z.object({
    * Every instance may run it: a review is published, and counted in the ratings, exactly once.
    */
   REVIEW_SWEEP_SECONDS: int(60),
+  /** How often each instance runs the plans sweep (renewals, ends, graces; issue 38). */
+  PLAN_SWEEP_SECONDS: int(60),
   /** The mail server, e.g. smtp://user:pass@host:587 (smtps:// for TLS from the start). Unset: mails are written as
    * .eml files under DATA_DIR/mail and each one's subject and link is printed in the log. */
   SMTP_URL: z

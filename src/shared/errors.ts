@@ -85,6 +85,9 @@ export const ERROR_CODES = [
   // ID checks (src/shared/verification.ts, ID_CHECK_ERRORS): one waiting, already checked, already decided, the name
   // changed since it was sent.
   'id_check_state',
+  // Paid plans (issue 38): the plan is not in the state the move needs; plans cannot be bought with this setup.
+  'plan_state',
+  'plans_unavailable',
   'internal_error',
 ] as const;
 

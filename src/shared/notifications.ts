@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LONG_DATE_UTC } from './dates';
 import { ALL_CANCEL_REASONS } from './lifecycle';
 import { formatCents, TEST_MODE_NOTICE } from './money';
+import { PLAN_TEXT } from './plans';
 import { ID_RETRY_HOURS } from './verification';
 import { alongRoutePath, bookingDetailPath, PAGE_PATHS, profilePath, requestDetailPath } from './routes';
 
@@ -30,6 +31,7 @@ export const NOTIFICATION_TYPES = [
   'dispute_resolved',
   'chargeback',
   'id_check',
+  'plan',
   'password_changed',
   'email_changed',
   'new_sign_in',
@@ -75,6 +77,7 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationType, string> = {
   dispute_resolved: 'RuralRoute decided on a reported problem',
   chargeback: 'A card dispute holds or ends a payment for my delivery',
   id_check: 'RuralRoute decided on my ID check',
+  plan: 'My plan: payments, renewals and rewards',
   password_changed: 'My password was changed',
   email_changed: 'My e-mail address was changed',
   new_sign_in: 'Sign-in from a new browser',
@@ -139,6 +142,11 @@ export const notificationDataSchema = z.object({
   /** dispute_resolved: the decision as both people read it (disputes.ts decisionText), and the moderator's note. */
   decision_text: z.string().optional(),
   note: z.string().optional(),
+  /** plan: the plan's name ('Plus'), the period's end (ISO), a switch's unused time and the credit spent. */
+  plan: z.string().optional(),
+  period_end: z.string().optional(),
+  proration_cents: z.number().int().optional(),
+  credit_cents: z.number().int().optional(),
   /** The embedded test provider moved it: no real money (the receipt says so). */
   test_mode: z.boolean().optional(),
 });
@@ -225,6 +233,8 @@ export function notificationText(type: NotificationType, d: NotificationData): s
       return d.kind === 'approved'
         ? 'Your ID check was approved. Your profile now shows ‘ID checked’.'
         : `Your ID check was not approved${d.reason ? ` (${d.reason})` : ''}. You can try again in ${ID_RETRY_HOURS} hours.`;
+    case 'plan':
+      return planNoticeText(d);
     case 'password_changed':
       return 'The password of your RuralRoute account was changed.';
     case 'email_changed':
@@ -239,6 +249,48 @@ export function notificationText(type: NotificationType, d: NotificationData): s
       return 'Two-factor authentication was turned on for your RuralRoute account.';
     case 'two_factor_disabled':
       return 'Two-factor authentication was turned off for your RuralRoute account.';
+  }
+}
+
+/** A plan's notice (issue 38): charged, renewed, switched, a failed renewal, the end, a Community reward. */
+function planNoticeText(d: NotificationData): string {
+  const plan = d.plan ?? 'paid';
+  const until = d.period_end ? LONG_DATE_UTC.format(new Date(d.period_end)) : null;
+  switch (d.kind) {
+    case 'subscribed':
+      return `Welcome to RuralRoute ${plan}. You paid ${money(d.amount_cents)}${until ? `; your plan runs until ${until}` : ''}.`;
+    case 'renewed':
+      return `Your ${plan} plan was renewed for ${money(d.amount_cents)}${until ? `, until ${until}` : ''}.`;
+    case 'switched':
+      return `You switched to ${plan}. You paid ${money(d.amount_cents)}${until ? `; your plan runs until ${until}` : ''}.`;
+    case 'payment_failed':
+      return PLAN_TEXT.paymentFailed(plan);
+    case 'ended':
+      return `Your ${plan} plan has ended. You are on the Free plan now.`;
+    case 'reward':
+      return `You earned ${money(d.amount_cents)} of RuralRoute credit for your ${d.count ?? ''}th completed delivery.`;
+    default:
+      return `Your ${plan} plan changed.`;
+  }
+}
+
+function planNoticeSubject(d: NotificationData): string {
+  const plan = d.plan ?? 'paid';
+  switch (d.kind) {
+    case 'subscribed':
+      return `Welcome to RuralRoute ${plan}`;
+    case 'renewed':
+      return `Your ${plan} plan was renewed`;
+    case 'switched':
+      return `You switched to ${plan}`;
+    case 'payment_failed':
+      return `Your payment for ${plan} failed`;
+    case 'ended':
+      return `Your ${plan} plan has ended`;
+    case 'reward':
+      return `You earned ${money(d.amount_cents)} of RuralRoute credit`;
+    default:
+      return `Your ${plan} plan`;
   }
 }
 
@@ -282,6 +334,8 @@ export function notificationSubject(type: NotificationType, d: NotificationData)
       return d.kind === 'opened' ? `Payment on hold: ${t}` : `Card dispute closed: ${t}`;
     case 'id_check':
       return d.kind === 'approved' ? 'Your ID check was approved' : 'Your ID check was not approved';
+    case 'plan':
+      return planNoticeSubject(d);
     case 'password_changed':
       return 'Your password was changed';
     case 'email_changed':
@@ -324,6 +378,16 @@ export function notificationReceipt(type: NotificationType, d: NotificationData)
       add('Refunded', money(d.amount_cents));
       add('Card', d.last4 && cardLabel(d.card_brand, d.last4));
       break;
+    case 'plan':
+      if (d.kind !== 'subscribed' && d.kind !== 'renewed' && d.kind !== 'switched') return null;
+      add('Plan', d.plan ? `RuralRoute ${d.plan}` : null);
+      add('Price', d.total_cents !== undefined && money(d.total_cents));
+      add('Unused time credited', !!d.proration_cents && `-${money(d.proration_cents)}`);
+      add('RuralRoute credit', !!d.credit_cents && `-${money(d.credit_cents)}`);
+      add('Paid by card', money(d.amount_cents));
+      add('Card', d.last4 && cardLabel(d.card_brand, d.last4));
+      add('Paid until', d.period_end && LONG_DATE_UTC.format(new Date(d.period_end)));
+      break;
     case 'payout_sent':
       add('Paid out', money(d.amount_cents));
       add('Bank account', d.last4 && `ending in ${d.last4}`);
@@ -354,6 +418,8 @@ export function notificationLink(type: NotificationType, d: NotificationData): s
       return `${PAGE_PATHS.payments}?tab=earned`;
     case 'id_check':
       return `${PAGE_PATHS.settings}#verification`;
+    case 'plan':
+      return d.kind === 'reward' ? `${PAGE_PATHS.payments}?tab=earned` : PAGE_PATHS.planSettings;
     case 'password_changed':
     case 'email_changed':
     case 'new_sign_in':

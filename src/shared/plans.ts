@@ -70,3 +70,5 @@ export const PLAN_TEXT = {
   ambassador: 'Ambassador',
   earlyAccess: 'Try new features first',
 } as const;
+
+export const PLANS_UNAVAILABLE_MESSAGE = 'Plans cannot be bought with this payment setup yet.';

@@ -25,6 +25,8 @@ export const PAGE_PATHS = {
   /** The list of my notifications, and the e-mail switch of each type. */
   notifications: '/dashboard/notifications',
   notificationSettings: '/dashboard/settings/notifications',
+  /** My plan (issue 38): Free, Plus or Community, and upgrading, switching or cancelling it. */
+  planSettings: '/dashboard/settings/plan',
   /** The one-click unsubscribe page of an e-mail's link (no sign-in; the token says who and which type). */
   unsubscribe: '/unsubscribe',
   /** The sign-up confirmation link of an e-mail address (works signed in or out). */
@@ -102,6 +104,7 @@ export const DASHBOARD_PATHS = [
   P.settings,
   P.notifications,
   P.notificationSettings,
+  P.planSettings,
   P.alerts,
   P.payments,
   P.adminReports,

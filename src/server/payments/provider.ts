@@ -34,6 +34,17 @@ export interface RefundRequest {
   idempotencyKey: string;
 }
 
+/** Saving a card for charges made later without the member (a plan's renewals, issue 38). */
+export interface SaveCardRequest {
+  userId: string;
+  email: string;
+  source: PaymentSource;
+}
+
+export type SaveCardResult =
+  | { status: 'saved'; paymentMethodId: string; cardBrand: string; cardLast4: string }
+  | { status: 'declined'; cardLast4: string | null };
+
 /** Setting up where a driver's earnings are paid. */
 export interface PayoutSetupRequest {
   userId: string;
@@ -84,7 +95,10 @@ export interface PaymentsProvider {
   readonly live: boolean;
   /** The payment source it takes: the card fields (test) or a payment method made by Stripe.js (stripe). */
   readonly takes: keyof CardSource | keyof PaymentMethodSource;
+  /** Charges a card: the payment source given, or a card saved by `saveCard` ({ paymentMethodId }). */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Saves a card for later charges (a plan's renewals); a card the provider refuses is 'declined'. */
+  saveCard(request: SaveCardRequest): Promise<SaveCardResult>;
   refund(request: RefundRequest): Promise<{ refundId: string }>;
   /** The charge made under this idempotency key, if any (reconciliation: a crash between charge and commit). */
   findCharge(idempotencyKey: string): Promise<ChargeResult | null>;

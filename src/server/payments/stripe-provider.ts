@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { PAYMENT_ERRORS } from '../../shared/payments';
+import { PLANS_UNAVAILABLE_MESSAGE } from '../../shared/plans';
 import { DomainError } from '../core/domain-error';
 import type {
   ChargeRequest,
@@ -192,6 +193,14 @@ export function createStripeProvider(stripe: Stripe): PaymentsProvider {
     },
 
     findCharge,
+
+    /**
+     * Plans on Stripe go through Stripe Billing (Checkout in subscription mode and its webhooks), not through cards
+     * saved here: the plans service does not call this with Stripe (see src/server/plans). Refused, never half-done.
+     */
+    async saveCard(): Promise<never> {
+      throw new DomainError('plans_unavailable', PLANS_UNAVAILABLE_MESSAGE);
+    },
 
     /**
      * Connect Express: the driver's account is made once (its id is kept in payout_accounts and passed back here as

@@ -3,7 +3,13 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { PAYMENT_ERRORS, TEST_CARDS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { testProviderAccounts, testProviderCharges, testProviderRefunds, testProviderTransfers } from '../db/schema';
+import {
+  testProviderAccounts,
+  testProviderCharges,
+  testProviderPaymentMethods,
+  testProviderRefunds,
+  testProviderTransfers,
+} from '../db/schema';
 import type {
   ChargeRequest,
   ChargeResult,
@@ -11,6 +17,8 @@ import type {
   PayoutSetupRequest,
   PayoutSetupResult,
   ProviderChargeRecord,
+  SaveCardRequest,
+  SaveCardResult,
   ProviderTransferRecord,
   RefundRequest,
   TransferRequest,
@@ -53,10 +61,19 @@ export function createTestProvider(db: Db): PaymentsProvider {
     takes: 'card',
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      // Stripe's element makes payment methods; this provider takes the card fields only.
-      if (!('card' in request.source))
-        throw new DomainError('payment_required', PAYMENT_ERRORS.payment_required.message);
-      const number = request.source.card.number;
+      // The card fields, or a card this provider saved (a plan's renewal); Stripe's payment methods are not its own.
+      let card: { succeeds: boolean; brand: string; last4: string };
+      if ('card' in request.source) {
+        const number = request.source.card.number;
+        card = { succeeds: number === TEST_CARDS.succeeds, brand: cardBrand(number), last4: number.slice(-4) };
+      } else {
+        const [saved] = await db
+          .select()
+          .from(testProviderPaymentMethods)
+          .where(eq(testProviderPaymentMethods.id, request.source.paymentMethodId));
+        if (!saved) throw new DomainError('payment_required', PAYMENT_ERRORS.payment_required.message);
+        card = { succeeds: saved.outcome === 'succeeds', brand: saved.cardBrand, last4: saved.cardLast4 };
+      }
       const [row] = await db
         .insert(testProviderCharges)
         .values({
@@ -64,9 +81,9 @@ export function createTestProvider(db: Db): PaymentsProvider {
           idempotencyKey: request.idempotencyKey,
           amountCents: request.amountCents,
           currency: request.currency,
-          status: number === TEST_CARDS.succeeds ? 'succeeded' : 'declined',
-          cardBrand: cardBrand(number),
-          cardLast4: number.slice(-4),
+          status: card.succeeds ? 'succeeded' : 'declined',
+          cardBrand: card.brand,
+          cardLast4: card.last4,
           metadata: { ...request.metadata, transfer_group: request.transferGroup, description: request.description },
         })
         .onConflictDoNothing({ target: testProviderCharges.idempotencyKey })
@@ -113,6 +130,25 @@ export function createTestProvider(db: Db): PaymentsProvider {
     },
 
     findCharge,
+
+    /**
+     * 4242 4242 4242 4242 is saved and later charges succeed; 4000 0000 0000 0341 is saved and every later charge is
+     * declined (as Stripe's test card); any other number is declined now. Only the brand and last four are kept.
+     */
+    async saveCard(request: SaveCardRequest): Promise<SaveCardResult> {
+      if (!('card' in request.source))
+        throw new DomainError('payment_required', PAYMENT_ERRORS.payment_required.message);
+      const number = request.source.card.number;
+      const last4 = number.slice(-4);
+      const outcome =
+        number === TEST_CARDS.succeeds ? 'succeeds' : number === TEST_CARDS.savedThenDeclined ? 'declines' : null;
+      if (!outcome) return { status: 'declined', cardLast4: last4 };
+      const [row] = await db
+        .insert(testProviderPaymentMethods)
+        .values({ id: newId('pm'), userId: request.userId, cardBrand: cardBrand(number), cardLast4: last4, outcome })
+        .returning();
+      return { status: 'saved', paymentMethodId: row!.id, cardBrand: row!.cardBrand, cardLast4: last4 };
+    },
 
     async setupPayouts(request: PayoutSetupRequest): Promise<PayoutSetupResult> {
       if (!request.bank) throw new DomainError('validation_error', 'Enter a routing and an account number');

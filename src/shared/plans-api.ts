@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { PAID_PLANS } from './plans';
+
+// The plans API's shapes (issue 38). Apart from plans.ts so the public pages (pricing) never load zod.
+
+/** Settings > Plan (GET /api/plan): the member's plan as they see it. */
+export const planViewSchema = z.object({
+  plan: z.enum(['free', ...PAID_PLANS]),
+  /** null on Free. */
+  status: z.enum(['active', 'past_due']).nullable(),
+  current_period_end: z.string().nullable(),
+  cancel_at_period_end: z.boolean(),
+  /** A failed renewal: the plan is kept until then ('Your payment failed. Update your card to keep Plus.'). */
+  grace_until: z.string().nullable(),
+  card: z.object({ brand: z.string().nullable(), last4: z.string() }).nullable(),
+  /** What switching to the other paid plan now costs (an active plan only). */
+  switch_quote: z
+    .object({
+      plan: z.enum(PAID_PLANS),
+      price_cents: z.number().int(),
+      /** The unused time of the current period, credited towards the new plan's price. */
+      proration_cents: z.number().int(),
+      credit_cents: z.number().int(),
+      card_cents: z.number().int(),
+      /** Unused time beyond the new price: it stays as RuralRoute credit. */
+      credit_left_cents: z.number().int(),
+    })
+    .nullable(),
+  credit_cents: z.number().int(),
+  test_mode: z.boolean(),
+  /** Whether plans can be bought with the payment setup that runs. */
+  available: z.boolean(),
+});
+export type PlanView = z.infer<typeof planViewSchema>;
+
+export const planChoiceSchema = z.object({ plan: z.enum(PAID_PLANS) });
