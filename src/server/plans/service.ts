@@ -18,8 +18,7 @@ import { planCharges, planSubscriptions, profiles, users } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { Outbox } from '../events';
 import { notify, type NewNotification } from '../notifications';
-import { creditBalance, LedgerError, post } from '../payments/ledger';
-import type { PaymentsProvider } from '../payments/provider';
+import { creditBalance, LedgerError, post, type PaymentsProvider } from '../payments';
 
 /**
  * Paid plans on the embedded billing (issue 38, docs/plans.md): RuralRoute keeps each member's plan, its paid period
