@@ -137,7 +137,7 @@ async function seedHeldPayments(db: Db): Promise<void> {
       where b.status = 'confirmed'`)) as unknown as { rows: { c: number | null }[] }
   ).rows.map((r) => r.c ?? 0);
   if (comps.some((c) => c <= 0)) throw new Error('seed: a confirmed booking has a request without compensation');
-  const fees = comps.map(serviceFeeCents);
+  const fees = comps.map((c) => serviceFeeCents(c));
   for (;;) {
     const result = (await db.execute(sql`
       with fee (comp, fee) as (

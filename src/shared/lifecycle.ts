@@ -142,6 +142,8 @@ export const bookingDetailSchema = z.object({
   dispute: disputeViewSchema.nullable(),
   /** The viewer may report a problem now (a paid booking, from pickup until 48 hours after completion). */
   can_report_problem: z.boolean(),
+  /** The Delivery Guarantee's cap a claim by the viewer would have now ($50; $250 on Plus or Community). */
+  guarantee_cap_cents: z.number().int().optional(),
   /** Set when the booking was cancelled: who, and why. */
   cancellation: z
     .object({

@@ -39,9 +39,12 @@ export function formatMoney(amount: string): string {
 export const SERVICE_FEE_RATE_PERCENT = 10;
 export const SERVICE_FEE_MIN_CENTS = 50;
 
-/** The requester's service fee on a compensation: 10%, rounded to the cent (half up), at least $0.50; none for $0. */
-export function serviceFeeCents(compensationCents: number): number {
-  if (compensationCents <= 0) return 0;
+/**
+ * The requester's service fee on a compensation: 10%, rounded to the cent (half up), at least $0.50; none for $0, and
+ * none for a Plus or Community member (`waived`, issue 38).
+ */
+export function serviceFeeCents(compensationCents: number, waived = false): number {
+  if (compensationCents <= 0 || waived) return 0;
   return Math.max(SERVICE_FEE_MIN_CENTS, Math.round((compensationCents * SERVICE_FEE_RATE_PERCENT) / 100));
 }
 
@@ -104,9 +107,11 @@ export function quoteFor(
   compensationCents: number | null,
   checkout: PaymentCheckout,
   creditBalanceCents = 0,
+  /** The requester's paid plan's name ('Plus', 'Community'), which waives the fee; null on Free. */
+  feeWaivedBy: string | null = null,
 ): PaymentQuote | null {
   if (!compensationCents || compensationCents <= 0) return null;
-  const fee = serviceFeeCents(compensationCents);
+  const fee = serviceFeeCents(compensationCents, feeWaivedBy !== null);
   const total = compensationCents + fee;
   const credit = creditApplied(total, creditBalanceCents);
   return {
@@ -115,6 +120,7 @@ export function quoteFor(
     total_cents: total,
     credit_cents: credit,
     card_cents: total - credit,
+    fee_waived_by: feeWaivedBy,
     test_mode: checkout.provider === 'test',
     provider: checkout.provider,
     publishable_key: checkout.publishable_key,

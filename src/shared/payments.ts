@@ -189,6 +189,8 @@ export const paymentQuoteSchema = z.object({
   /** The requester's RuralRoute credit that pays first (0 without), and what the card then pays. */
   credit_cents: z.number().int(),
   card_cents: z.number().int(),
+  /** The requester's paid plan that waives the service fee ('Plus', 'Community'; issue 38), null without one. */
+  fee_waived_by: z.string().nullable(),
   /** The embedded test provider runs: 'Test mode: no real money moves.' */
   test_mode: z.boolean(),
   /** Which card entry the pay dialog shows (PaymentCheckout). */

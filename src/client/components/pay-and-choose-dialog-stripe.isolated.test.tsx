@@ -59,6 +59,7 @@ const QUOTE: PaymentQuote = {
   total_cents: 1375,
   credit_cents: 0,
   card_cents: 1375,
+  fee_waived_by: null,
   test_mode: false,
   provider: 'stripe',
   publishable_key: 'pk_test_ruralroute',

@@ -180,7 +180,10 @@ export function PayAndChooseDialog({
           <li>
             Delivery by {driverName}: {formatCents(quote.compensation_cents)}
           </li>
-          <li>Service fee: {formatCents(quote.fee_cents)}</li>
+          <li>
+            Service fee: {formatCents(quote.fee_cents)}
+            {quote.fee_waived_by ? ` (none with ${quote.fee_waived_by})` : null}
+          </li>
           {quote.credit_cents > 0 ? (
             <li>
               {CREDIT_LABEL}: -{formatCents(quote.credit_cents)}

@@ -21,6 +21,7 @@ import type { Db } from '../db/client';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
 import { latestDispute, mayReport } from '../disputes';
 import { chargebackShown, creditBalance } from '../payments';
+import { feeWaiverOf, guaranteeCapOf } from '../plans';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND, holdOf } from './transitions';
 
@@ -157,11 +158,18 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       has_photo: row.hasPhoto,
       payment_quote:
         myRole === 'requester' && status === 'pending' && row.compensationCents
-          ? quoteFor(row.compensationCents, checkout, await creditBalance(db, viewerId))
+          ? quoteFor(
+              row.compensationCents,
+              checkout,
+              await creditBalance(db, viewerId),
+              await feeWaiverOf(db, viewerId),
+            )
           : null,
       payment,
       dispute,
       can_report_problem: mayReport(reportState, myRole),
+      guarantee_cap_cents:
+        myRole === 'requester' && mayReport(reportState, myRole) ? await guaranteeCapOf(db, viewerId) : undefined,
       cancellation:
         cancelled?.reason && (cancelled.actor || cancelled.reason === 'resolved_by_ruralroute')
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }

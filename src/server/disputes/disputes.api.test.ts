@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DISPUTE_ERRORS,
   GUARANTEE_CAP_CENTS,
+  GUARANTEE_MEMBER_CAP_CENTS,
   ITEM_VALUE_MESSAGE,
   SPLIT_AMOUNT_MESSAGE,
   type AdminDispute,
@@ -17,6 +18,7 @@ import {
   moderationActions,
   notifications,
   payments,
+  profiles,
   users,
 } from '../db/schema';
 import { rowsOf } from '../db/result-rows';
@@ -405,6 +407,28 @@ describe('after completion: the Delivery Guarantee', () => {
     expect((await booking(late.requester.token, late.bookingId)).body.can_report_problem).toBe(false);
     const refused = await report(late.requester, late.bookingId, { ...DAMAGED, item_value: '10' });
     expect(errorOf(refused).code).toBe('dispute_not_allowed');
+  });
+
+  it("a Plus or Community requester's claim is capped at $250 (the plan when claiming), a Free one's at $50", async () => {
+    const s = await delivered();
+    const setPlan = (plan: 'plus' | 'community' | null) =>
+      db().update(profiles).set({ plan }).where(eq(profiles.userId, s.requester.user.id));
+    expect((await booking(s.requester.token, s.bookingId)).body.guarantee_cap_cents).toBe(GUARANTEE_CAP_CENTS);
+    await setPlan('plus');
+    expect((await booking(s.requester.token, s.bookingId)).body.guarantee_cap_cents).toBe(GUARANTEE_MEMBER_CAP_CENTS);
+    const claim = await report(s.requester, s.bookingId, { ...DAMAGED, item_value: '300' });
+    const id = claim.body.dispute!.id;
+    expect((await disputeRows(s.bookingId))[0]!.claimCapCents).toBe(GUARANTEE_MEMBER_CAP_CENTS);
+    // The plan ending after the claim does not lower its cap.
+    await setPlan(null);
+    expect((await decide(admin, id, { decision: 'approve', note: 'x', amount: '250.01' })).status).toBe(400);
+    expect((await decide(admin, id, { decision: 'approve', note: 'Broken.', amount: '200' })).status).toBe(200);
+
+    const free = await delivered('Free sacks');
+    const freeClaim = await report(free.requester, free.bookingId, { ...DAMAGED, item_value: '300' });
+    const freeId = freeClaim.body.dispute!.id;
+    expect((await disputeRows(free.bookingId))[0]!.claimCapCents).toBe(GUARANTEE_CAP_CENTS);
+    expect((await decide(admin, freeId, { decision: 'approve', note: 'x', amount: '50.01' })).status).toBe(400);
   });
 
   it("a driver's report after completion moves no money: only 'Decline' applies", async () => {

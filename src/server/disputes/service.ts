@@ -53,6 +53,7 @@ import {
 import { Outbox } from '../events';
 import { notify, type NewNotification } from '../notifications';
 import { chargebackShown, refundHeld, type PaymentFlow, type PaymentReader } from '../payments';
+import { guaranteeCapOf } from '../plans';
 import { enqueueClaimRetry, payClaim } from './claims';
 import { disputeKindFor } from './rules';
 import { selectDisputes, toDisputeView, type DisputeRow } from './view';
@@ -116,6 +117,7 @@ interface DisputeCase {
   requesterId: string;
   reporterId: string;
   itemValueCents: number | null;
+  claimCapCents: number | null;
   compensationCents: number;
   feeCents: number;
   /** The payment has a card dispute the bank is reviewing, or decided for the cardholder. */
@@ -209,6 +211,8 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
           reason: input.reason,
           details: input.details,
           itemValueCents,
+          // Plus and Community's 'Delivery Guarantee up to $250' (issue 38): the plan as it stands when claiming.
+          claimCapCents: kind === 'claim' ? await guaranteeCapOf(tx, userId) : null,
         });
       } catch (err) {
         // disputes_booking_open_key: another report of this booking committed first.
@@ -381,7 +385,9 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
           }
         : null,
       claim_cap_cents:
-        row.kind === 'claim' && row.itemValueCents !== null ? Math.min(GUARANTEE_CAP_CENTS, row.itemValueCents) : null,
+        row.kind === 'claim' && row.itemValueCents !== null
+          ? Math.min(row.claimCapCents ?? GUARANTEE_CAP_CENTS, row.itemValueCents)
+          : null,
       events: events.map((e) => ({ type: e.type, at: e.at.toISOString(), actor_name: e.actorName })),
       messages: said.map((m) => ({
         sender_name: m.senderName ?? 'Deleted user',
@@ -416,6 +422,7 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
         requesterId: bookings.requesterId,
         reporterId: disputes.reporterId,
         itemValueCents: disputes.itemValueCents,
+        claimCapCents: disputes.claimCapCents,
         compensationCents: payments.compensationCents,
         feeCents: payments.feeCents,
         chargeback: chargebackShown(),
@@ -449,7 +456,7 @@ export function createDisputeService(db: Db, deps: { payments: PaymentFlow; read
       }
       case 'approve': {
         const approved = parseCents(input.amount, APPROVED_AMOUNT_MESSAGE);
-        const cap = Math.min(GUARANTEE_CAP_CENTS, d.itemValueCents ?? 0);
+        const cap = Math.min(d.claimCapCents ?? GUARANTEE_CAP_CENTS, d.itemValueCents ?? 0);
         if (approved < 1 || approved > cap) throw invalid(APPROVED_AMOUNT_MESSAGE);
         return { refundCents: null, releasedCents: null, approvedCents: approved };
       }

@@ -25,6 +25,7 @@ export const disputeColumns = {
   reason: disputes.reason,
   details: disputes.details,
   itemValueCents: disputes.itemValueCents,
+  claimCapCents: disputes.claimCapCents,
   createdAt: sql<string>`${iso(disputes.createdAt)}`,
   reporterId: disputes.reporterId,
   reporterRole: disputes.reporterRole,

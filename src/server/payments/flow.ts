@@ -10,7 +10,7 @@ import { CARD_DECLINED_MESSAGE, PAYMENT_ERRORS } from '../../shared/payments';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { bookings, deliveryRequests, payments } from '../db/schema';
+import { bookings, deliveryRequests, payments, profiles } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
 import type { NewNotification } from '../notifications';
 import { creditBalance, LedgerError, post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
@@ -197,6 +197,12 @@ export const CHOICE_COLUMNS = {
 };
 
 export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
+  /** Whether the member has a paid plan now (profiles.plan: what plans/plan-of.ts reads for every benefit). */
+  async function paidPlanOf(userId: string): Promise<boolean> {
+    const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.userId, userId));
+    return row?.plan != null;
+  }
+
   /**
    * Before choose's transaction: charges the requester's card for a request with compensation. Returns null for a
    * request without compensation (no payment). Throws payment_required (no card), payment_in_progress (another
@@ -216,7 +222,8 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   ): Promise<Charged | null> {
     const compensationCents = booking.compensationCents ?? 0;
     if (compensationCents <= 0) return null;
-    const feeCents = serviceFeeCents(compensationCents);
+    // A Plus or Community requester pays no service fee (issue 38): their plan as it stands when they pay.
+    const feeCents = serviceFeeCents(compensationCents, await paidPlanOf(booking.requesterId));
     // RuralRoute credit pays first (issue 36); it is taken in choose's transaction, where the ledger refuses to spend
     // more than there is (two choices spending the same credit at once: the second fails and its charge is voided).
     const creditCents = creditApplied(compensationCents + feeCents, await creditBalance(db, booking.requesterId));

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { PaidPlan, Plan } from '../../shared/plans';
+import { planName, type PaidPlan, type Plan } from '../../shared/plans';
+import { GUARANTEE_CAP_CENTS, GUARANTEE_MEMBER_CAP_CENTS } from '../../shared/disputes';
 import type { Db } from '../db/client';
 import { profiles } from '../db/schema';
 
@@ -15,3 +16,14 @@ export async function planOf(db: Db, userId: string): Promise<Plan> {
 
 /** Whether a plan gives the Plus benefits (Community includes everything in Plus). */
 export const isPaid = (plan: Plan | null | undefined): plan is PaidPlan => plan === 'plus' || plan === 'community';
+
+/** The paid plan's name that waives a requester's service fee ('Plus', 'Community'), or null on Free (issue 38). */
+export async function feeWaiverOf(db: Db, userId: string): Promise<string | null> {
+  const plan = await planOf(db, userId);
+  return isPaid(plan) ? planName(plan) : null;
+}
+
+/** The Delivery Guarantee's cap for a claim by this member now: $250 on Plus or Community, else $50 (issue 38). */
+export async function guaranteeCapOf(db: Db, userId: string): Promise<number> {
+  return isPaid(await planOf(db, userId)) ? GUARANTEE_MEMBER_CAP_CENTS : GUARANTEE_CAP_CENTS;
+}

@@ -30,6 +30,7 @@ import {
   type PlaceService,
 } from '../places';
 import { creditBalance } from '../payments';
+import { feeWaiverOf } from '../plans';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
@@ -363,7 +364,7 @@ export function createRequestService(
       // While a driver can be chosen.
       payment_quote:
         row.status === 'open' && row.compensationCents
-          ? quoteFor(row.compensationCents, checkout, await creditBalance(db, userId))
+          ? quoteFor(row.compensationCents, checkout, await creditBalance(db, userId), await feeWaiverOf(db, userId))
           : null,
     };
   }

@@ -48,6 +48,11 @@ export const disputes = pgTable(
     reason: text('reason').notNull(),
     details: text('details').notNull(),
     itemValueCents: bigint('item_value_cents', { mode: 'number' }),
+    /**
+     * A claim's cap, fixed when it is made (issue 38): the Delivery Guarantee's $50, or $250 for a requester on Plus or
+     * Community then (a plan that ends later does not lower it).
+     */
+    claimCapCents: bigint('claim_cap_cents', { mode: 'number' }),
     state: text('state').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     decision: text('decision'),
@@ -82,6 +87,7 @@ export const disputes = pgTable(
       sql`(${t.state} = 'open') = (${t.decision} is null and ${t.note} is null and ${t.decidedAt} is null)`,
     ),
     check('disputes_claim_value', sql`(${t.kind} = 'claim') = (${t.itemValueCents} is not null)`),
+    check('disputes_claim_cap', sql`(${t.kind} = 'claim') = (${t.claimCapCents} is not null)`),
     check('disputes_item_value', sql`${t.itemValueCents} is null or ${t.itemValueCents} > 0`),
     check(
       'disputes_amounts',

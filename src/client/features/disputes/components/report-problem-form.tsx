@@ -80,7 +80,8 @@ type ReportValues = z.output<ReturnType<typeof reportSchema>>;
 
 const DETAILS_HINT = `Required. What went wrong, in your own words (up to ${DISPUTE_DETAILS_MAX.toLocaleString('en-US')} characters).`;
 const ITEM_VALUE_HINT = 'Required. What the item was worth, in dollars, for example 35.00.';
-const CLAIM_TEXT = `This is a Delivery Guarantee claim: RuralRoute may pay back the item's value, up to ${formatCents(GUARANTEE_CAP_CENTS)} for this delivery.`;
+const claimText = (capCents: number) =>
+  `This is a Delivery Guarantee claim: RuralRoute may pay back the item's value, up to ${formatCents(capCents)} for this delivery.`;
 
 /**
  * The form of the 'Report a problem' dialog (loaded when the dialog first opens): 'What happened', 'Details', the
@@ -143,7 +144,7 @@ export function ReportProblemForm({ booking, onSent }: { booking: BookingDetail;
       {claim ? (
         <div className="space-y-2 rounded-md border border-primary/40 p-3">
           <p id="dispute-claim-text" className="text-sm">
-            {CLAIM_TEXT}
+            {claimText(booking.guarantee_cap_cents ?? GUARANTEE_CAP_CENTS)}
           </p>
           <Field id="dispute-item-value" label={ITEM_VALUE_LABEL} error={itemValueError} hint={ITEM_VALUE_HINT}>
             <Input
