@@ -48,6 +48,8 @@ export function useReplyToSupportMessage() {
           : data,
       );
       toastSuccess(SUPPORT_REPLY_SENT_TOAST, `Your answer was e-mailed to ${answered.email}.`);
+      // Stale, not reloaded now: the next time the open list loads, the answered message has left it.
+      void client.invalidateQueries({ queryKey: listKey('open'), refetchType: 'none' });
       return client.invalidateQueries({ queryKey: listKey('answered') });
     },
     onError: (err) => {
