@@ -22,7 +22,7 @@ import { createBookingReader } from './bookings/detail';
 import { bookingRoutes } from './bookings/routes';
 import { createBookingService } from './bookings/service';
 import { createTransitions } from './bookings/transitions';
-import { contactRoutes } from './contact/routes';
+import { adminSupportRoutes, contactRoutes } from './contact/routes';
 import { createContactService } from './contact/service';
 import { DomainError } from './core/domain-error';
 import { adminDisputeRoutes, bookingDisputeRoutes, createDisputeService, disputePhotoRoutes } from './disputes';
@@ -69,6 +69,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
   const emailVerification = createEmailVerification(db, { clock, auth, counter: attempts });
   const bookingReader = createBookingReader(db, s.checkout);
   const disputes = createDisputeService(db, { payments: s.payments, reader: s.paymentReader });
+  const contact = createContactService(db, { clock, appUrl: env.APP_URL });
   const idChecks = createIdCheckService(db, {
     keys: createIdDocumentKeys(db, { current: env.ID_DOCUMENTS_KEY, old: env.ID_DOCUMENTS_OLD_KEYS }),
     clock,
@@ -191,6 +192,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/admin', adminDisputeRoutes(disputes, throttle)],
     // The moderators' ID checks: the queue, the photos while pending, the one decision.
     ['/admin', adminIdCheckRoutes(idChecks, throttle)],
+    // The support inbox (issue 38): the contact form's messages, Plus and Community members' first; 'Reply' by e-mail.
+    ['/admin', adminSupportRoutes(contact, throttle)],
     ['/messages', messageRoutes(messages)],
     ['/reviews', reviewRoutes({ service: reviews, throttle })],
     ['/dashboard', dashboardRoutes(createDashboardService(db))],
@@ -222,7 +225,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     [
       '/contact',
       contactRoutes(
-        createContactService(db),
+        contact,
         attempts,
         { max: env.CONTACT_PER_IP_MAX, windowMs: env.CONTACT_PER_IP_WINDOW_MINUTES * MINUTE },
         env.TRUST_PROXY_HOPS,

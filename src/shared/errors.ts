@@ -43,7 +43,8 @@ export const ERROR_CODES = [
   'idempotency_in_progress',
   // A repeat of a write whose answer held a secret shown once: the answer was not kept (src/shared/idempotency.ts).
   'idempotency_answer_not_kept',
-  // Reviews (src/shared/reviews.ts, REVIEW_ERRORS).
+  // Reviews (src/shared/reviews.ts, REVIEW_ERRORS); already_replied is also the support inbox's message answered
+  // already (src/shared/support.ts).
   'review_not_open',
   'review_period_ended',
   'already_reviewed',

@@ -41,6 +41,8 @@ export const PAGE_PATHS = {
   adminPayments: '/dashboard/admin/payments',
   adminDisputes: '/dashboard/admin/disputes',
   adminVerifications: '/dashboard/admin/verifications',
+  /** The support inbox: the contact form's messages and 'Reply' (issue 38). */
+  adminSupport: '/dashboard/admin/support',
   /** Router patterns; links use requestDetailPath(), bookingDetailPath() and profilePath(). */
   requestDetail: '/dashboard/requests/:id',
   bookingDetail: '/dashboard/bookings/:id',
@@ -111,6 +113,7 @@ export const DASHBOARD_PATHS = [
   P.adminPayments,
   P.adminDisputes,
   P.adminVerifications,
+  P.adminSupport,
 ];
 
 /** Pages with an id in their path; the server knows them for ids that are uuids (the API's ids). */

@@ -99,6 +99,10 @@ export const routes: RouteObject[] = [
                 path: PAGE_PATHS.adminVerifications,
                 Component: lazyPage(() => import('./routes/dashboard-admin-verifications')),
               },
+              {
+                path: PAGE_PATHS.adminSupport,
+                Component: lazyPage(() => import('./routes/dashboard-admin-support')),
+              },
               { path: PAGE_PATHS.profile, Component: lazyPage(() => import('./routes/dashboard-profile')) },
             ],
           },

@@ -79,4 +79,6 @@ export const queryKeys = {
   idCheck: ['account', 'id-check'] as const,
   /** The moderators' queue of ID checks waiting for a decision. */
   adminVerifications: ['admin', 'verifications'] as const,
+  /** The support inbox: its 'Open' and 'Answered' lists under this key. */
+  adminSupport: ['admin', 'support'] as const,
 };

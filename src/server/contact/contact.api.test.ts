@@ -34,7 +34,10 @@ describe('POST /api/contact', () => {
       subject: 'Pharmacy runs',
       message: valid.message,
     });
-    const latest = await createContactService(ctx.database.db).latest(1);
+    const latest = await createContactService(ctx.database.db, {
+      clock: () => new Date(),
+      appUrl: ctx.env.APP_URL,
+    }).latest(1);
     expect(latest[0]?.id).toBe(res.body.id);
   });
 

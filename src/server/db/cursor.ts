@@ -44,6 +44,15 @@ export const cursorInstant = z
   .regex(/^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
   .refine(isCanonicalInstant);
 
+/**
+ * A timestamp with microseconds, 'YYYY-MM-DDTHH:MM:SS.ffffffZ' (to_char's `US`), for the few older columns kept at
+ * PostgreSQL's default precision (contact_messages.created_at): a millisecond cursor would repeat or skip rows there.
+ */
+export const cursorMicros = z
+  .string()
+  .regex(/^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+  .refine((v) => isCanonicalInstant(`${v.slice(0, 23)}Z`));
+
 export function encodeCursor(parts: readonly string[]): string {
   return Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
 }

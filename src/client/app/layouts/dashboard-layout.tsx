@@ -6,6 +6,7 @@ import {
   IdCard,
   Landmark,
   LayoutDashboard,
+  LifeBuoy,
   LogOut,
   Package,
   Scale,
@@ -59,6 +60,7 @@ const ADMIN_LINKS = [
   { to: PAGE_PATHS.adminPayments, label: 'All payments', icon: Landmark, end: false },
   { to: PAGE_PATHS.adminDisputes, label: 'Disputes', icon: Scale, end: false },
   { to: PAGE_PATHS.adminVerifications, label: 'ID checks', icon: IdCard, end: false },
+  { to: PAGE_PATHS.adminSupport, label: 'Support', icon: LifeBuoy, end: false },
 ] as const;
 /** At the bottom, above 'Sign Out'. */
 const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;
