@@ -25,6 +25,26 @@ export const PLAN_TERMS: Record<PaidPlan, PlanTerms> = {
 
 export const planName = (plan: Plan) => (plan === 'free' ? 'Free' : PLAN_TERMS[plan].name);
 
+/** What each plan includes (the pricing page's lists; the guarantee named for what it is, issue 36). */
+export const PLAN_FEATURES: Record<Plan, readonly string[]> = {
+  free: [
+    'Unlimited ride requests',
+    'Browse rides',
+    'Verified profiles',
+    'Basic messaging',
+    'Standard support',
+    'Delivery Guarantee up to $50',
+  ],
+  plus: [
+    'Priority listing',
+    'Advanced route planning',
+    'Delivery Guarantee up to $250',
+    'Premium support',
+    'No service fees',
+  ],
+  community: ['Everything in Plus', 'Rewards', 'Early access', 'Dedicated support', 'Ambassador badge'],
+};
+
 /** Days a member keeps their plan after a renewal fails, while they update their card. */
 export const PLAN_GRACE_DAYS = 7;
 

@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
                 Component: lazyPage(() => import('./routes/dashboard-notification-settings')),
               },
               { path: PAGE_PATHS.alerts, Component: lazyPage(() => import('./routes/dashboard-alerts')) },
+              { path: PAGE_PATHS.planSettings, Component: lazyPage(() => import('./routes/dashboard-plan')) },
               { path: PAGE_PATHS.payments, Component: lazyPage(() => import('./routes/dashboard-payments')) },
               { path: PAGE_PATHS.receipt, Component: lazyPage(() => import('./routes/dashboard-receipt')) },
               { path: PAGE_PATHS.alongRoute, Component: lazyPage(() => import('./routes/dashboard-along-route')) },

@@ -4,32 +4,36 @@ import { Check } from 'lucide-react';
 import { useRef, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { ACTION_TOASTS } from '@shared/lifecycle';
 import { formatCents } from '@shared/money';
-import { cardSchema, CREDIT_LABEL, TEST_MODE_NOTICE, type PaymentQuote } from '@shared/payments';
-import { Field, fieldAria } from '@/components/form/field';
+import { CREDIT_LABEL, TEST_MODE_NOTICE, type PaymentQuote } from '@shared/payments';
+import {
+  CARD_FIELDS,
+  CardFields,
+  cardFormSchema,
+  EMPTY_CARD,
+  type CardForm,
+  type CardValues,
+} from '@/components/card-fields';
 import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogTrigger } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { api, ApiError } from '@/lib/api-client';
 import { changedBy } from '@/lib/booking-actions';
-import { messageOf, toastFirstError } from '@/lib/form-errors';
+import { toastFirstError } from '@/lib/form-errors';
 import { toastMutationError } from '@/lib/mutation-errors';
 import { toastError, toastSuccess } from '@/lib/toast';
 import { StripeCardField, type StripeCardHandle } from './stripe-card-field';
 
-const schema = cardSchema();
-type CardForm = z.input<typeof schema>;
-const EMPTY: CardForm = { number: '', expiry: '', cvc: '', zip: '' };
-const FIELDS = ['number', 'expiry', 'cvc', 'zip'] as const;
+const schema = cardFormSchema;
+const EMPTY = EMPTY_CARD;
+const FIELDS = CARD_FIELDS;
 
 /**
  * What choose is sent: the test provider's card fields, the payment method Stripe's element made, or nothing when
  * RuralRoute credit pays it all.
  */
-type PaymentBody = { card: z.output<typeof schema> } | { payment_method: string } | Record<string, never>;
+type PaymentBody = { card: CardValues } | { payment_method: string } | Record<string, never>;
 
 /**
  * Choosing a driver on a request with compensation (docs/payments.md): what it costs, as the server computed it, the
@@ -66,7 +70,7 @@ export function PayAndChooseDialog({
     onError: toastMutationError,
     onSettled: () => Promise.all(changedBy(bookingId).map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
-  const form = useForm<CardForm, unknown, z.output<typeof schema>>({
+  const form = useForm<CardForm, unknown, CardValues>({
     resolver: zodResolver(schema),
     defaultValues: EMPTY,
   });
@@ -75,7 +79,6 @@ export function PayAndChooseDialog({
   const [stripeBusy, setStripeBusy] = useState(false);
   const [stripeError, setStripeError] = useState<string>();
   const busy = form.formState.isSubmitting || stripeBusy;
-  const errorOf = (name: keyof CardForm & string) => messageOf(form.formState.errors, name);
   const close = () => {
     done.current = true;
     form.reset(EMPTY);
@@ -136,15 +139,6 @@ export function PayAndChooseDialog({
 
   // What the card pays now: the total less the RuralRoute credit that pays first.
   const total = formatCents(quote.card_cents);
-  const field = (name: (typeof FIELDS)[number], label: string, props: React.ComponentProps<typeof Input>) => {
-    const id = `pay-${name}-${bookingId}`;
-    const error = errorOf(name);
-    return (
-      <Field id={id} label={label} error={error}>
-        <Input {...fieldAria(id, error)} aria-required {...props} {...form.register(name)} />
-      </Field>
-    );
-  };
   return (
     <Dialog
       open={open}
@@ -208,14 +202,7 @@ export function PayAndChooseDialog({
             onError={setStripeError}
           />
         ) : (
-          <>
-            {field('number', 'Card number', { inputMode: 'numeric', autoComplete: 'cc-number' })}
-            <div className="grid grid-cols-3 gap-3">
-              {field('expiry', 'Expiry', { placeholder: 'MM/YY', autoComplete: 'cc-exp' })}
-              {field('cvc', 'CVC', { inputMode: 'numeric', autoComplete: 'cc-csc' })}
-              {field('zip', 'ZIP', { inputMode: 'numeric', autoComplete: 'postal-code' })}
-            </div>
-          </>
+          <CardFields form={form} idPrefix={`pay-${bookingId}`} />
         )}
       </FormDialogContent>
     </Dialog>

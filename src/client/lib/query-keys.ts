@@ -62,6 +62,8 @@ export const queryKeys = {
   credit: ['payments', 'credit'] as const,
   receipt: (id: string) => ['payments', 'receipt', id] as const,
   payoutSettings: ['payments', 'payouts'] as const,
+  /** Settings > Plan (issue 38): my plan; a plan move reloads payments too (its charge is on 'Paid'). */
+  plan: ['plan'] as const,
   adminPayments: ['admin', 'payments'] as const,
   /** The signed-in user (auth's sessionQueryKey): a name change reloads it. */
   session: ['auth', 'session'] as const,

@@ -11,6 +11,7 @@ import {
 } from '@/features/account';
 import { BlockedPeopleSection } from '@/features/moderation';
 import { PayoutsSection } from '@/features/payments';
+import { PlanSection } from '@/features/plans';
 import { VerificationSection } from '@/features/verification';
 import { AlertsSection } from './alerts-section';
 import { NotificationsSection } from './notifications-section';
@@ -23,6 +24,7 @@ const SECTIONS = [
   { id: 'password', Section: PasswordSection },
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
+  { id: 'plan', Section: PlanSection },
   { id: 'payouts', Section: PayoutsSection },
   { id: 'notifications', Section: NotificationsSection },
   { id: 'alerts', Section: AlertsSection },

@@ -1,0 +1,5 @@
+import { PlanPage } from '@/features/plans';
+
+export function Component() {
+  return <PlanPage />;
+}

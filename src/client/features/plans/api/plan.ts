@@ -1,0 +1,73 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LONG_DATE_UTC } from '@shared/dates';
+import { planName, PLAN_TEXT, type PaidPlan } from '@shared/plans';
+import { planViewSchema, type PlanView } from '@shared/plans-api';
+import type { CardValues } from '@/components/card-fields';
+import { api } from '@/lib/api-client';
+import { toastMutationError } from '@/lib/mutation-errors';
+import { queryKeys } from '@/lib/query-keys';
+import { toastSuccess } from '@/lib/toast';
+
+/** 'December 30, 2026' for an ISO time. */
+export const longDate = (iso: string) => LONG_DATE_UTC.format(new Date(iso));
+
+/** GET /plan: my plan, its period, its card, what a switch would cost. */
+export function usePlan() {
+  return useQuery({
+    queryKey: queryKeys.plan,
+    queryFn: async ({ signal }) => planViewSchema.parse(await api<unknown>('/plan', { signal })),
+  });
+}
+
+type Move =
+  | { kind: 'subscribe'; plan: PaidPlan; card: CardValues }
+  | { kind: 'switch'; plan: PaidPlan }
+  | { kind: 'cancel' }
+  | { kind: 'resume' }
+  | { kind: 'card'; card: CardValues };
+
+const PATHS: Record<Move['kind'], string> = {
+  subscribe: '/plan',
+  switch: '/plan/switch',
+  cancel: '/plan/cancel',
+  resume: '/plan/resume',
+  card: '/plan/card',
+};
+
+/** What each move's success says. */
+function toastOf(move: Move, view: PlanView): string {
+  const name = planName(view.plan);
+  switch (move.kind) {
+    case 'subscribe':
+      return `Welcome to ${name}`;
+    case 'switch':
+      return `You switched to ${name}`;
+    case 'cancel':
+      return PLAN_TEXT.endsOn(name, longDate(view.current_period_end!));
+    case 'resume':
+      return `Your ${name} plan will renew`;
+    case 'card':
+      return 'Card updated';
+  }
+}
+
+/** Every plan move (POST /plan...): never queued offline (a payment waits for no signal); reloads plan and payments. */
+export function usePlanMove() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (move: Move) => {
+      const { kind, ...body } = move;
+      return planViewSchema.parse(await api<unknown>(PATHS[kind], { method: 'POST', body }));
+    },
+    onSuccess: (view, move) => {
+      client.setQueryData(queryKeys.plan, view);
+      toastSuccess(toastOf(move, view));
+    },
+    onError: toastMutationError,
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.payments }),
+        client.invalidateQueries({ queryKey: queryKeys.session }),
+      ]),
+  });
+}

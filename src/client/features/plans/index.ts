@@ -1,0 +1,3 @@
+// Paid plans (issue 38): Settings > Plan, and the failed renewal's banner.
+export { PlanPage } from './components/plan-page';
+export { PlanSection } from './components/plan-section';
