@@ -85,6 +85,8 @@ export const ERROR_CODES = [
   // ID checks (src/shared/verification.ts, ID_CHECK_ERRORS): one waiting, already checked, already decided, the name
   // changed since it was sent.
   'id_check_state',
+  // A paid plan's benefit asked for by a member on Free (src/shared/plans.ts), e.g. a ride's stops.
+  'plan_required',
   'internal_error',
 ] as const;
 

@@ -88,6 +88,8 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   too_many_requests: { status: 429, headers: retryAfter },
   // An ID check waiting already, the ID checked already, a check decided already, or its name changed since.
   id_check_state: { status: 409 },
+  // Understood, but the member's plan (Free) does not include it: the same answer whatever they send.
+  plan_required: { status: 403 },
   internal_error: { status: 500 },
 };
 
