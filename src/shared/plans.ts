@@ -73,6 +73,9 @@ export const STOPS_TEXT = {
   removeStop: 'Remove stop',
   upsell: 'Add stops with Plus or Community.',
   heading: 'Stops',
+  edit: 'Edit stops',
+  save: 'Save stops',
+  saved: 'Stops saved',
   label: (n: number) => `Stop ${n}`,
   via: (n: number) => (n === 1 ? 'via 1 stop' : `via ${n} stops`),
 } as const;
