@@ -157,7 +157,10 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ],
     // Place suggestions for the location fields; rides and requests check the chosen places through them.
     ['/places', placeRoutes(places)],
-    ['/rides', rideRoutes(createRideService(db, places, alertMatching.rideCreated), throttle)],
+    [
+      '/rides',
+      rideRoutes(createRideService(db, places, alertMatching.rideCreated, alertMatching.rideStopsChanged), throttle),
+    ],
     ['/requests', requestRoutes(createRequestService(db, places, alertMatching.requestCreated, s.checkout), throttle)],
     // Along the route, 'Ask to carry something', saved searches and route alerts.
     ['/rides', alongRouteRoutes(createAlongRouteService(db), createAskService(db, clock), throttle)],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { refuseCommonPassword, newPasswordSchema } from './password-rules';
+import { PAID_PLANS } from './plans';
 import { NUL_MESSAGE, noNul } from './text';
 
 export const AGE_MESSAGE = `You must be ${LIMITS.minimumAge} or older to use RuralRoute.`;
@@ -57,6 +58,8 @@ export const userSchema = z.object({
   is_admin: z.boolean(),
   /** The current address was confirmed by its link; until then the dashboard shows 'Confirm your email address'. */
   email_verified: z.boolean(),
+  /** The member's plan (issue 38): what the forms offer (a ride's stops). The server checks it again on each write. */
+  plan: z.enum(['free', ...PAID_PLANS]),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -89,6 +89,8 @@ export const ERROR_CODES = [
   // Paid plans (issue 38): the plan is not in the state the move needs; plans cannot be bought with this setup.
   'plan_state',
   'plans_unavailable',
+  // A paid plan's benefit asked for by a member on Free (src/shared/plans.ts), e.g. a ride's stops.
+  'plan_required',
   'internal_error',
 ] as const;
 

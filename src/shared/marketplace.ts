@@ -4,6 +4,7 @@ import { LIMITS } from './limits';
 import { COMPENSATION_MAX_CENTS, toCents } from './money';
 import { bookingEventTypeSchema, bookingRoleSchema, requestFieldsSchema } from './lifecycle';
 import { browseFiltersSchema, optionalPlaceId, pointSchema } from './places';
+import { MAX_RIDE_STOPS, STOPS_TEXT } from './plans';
 import { bookingStatusSchema, rideStatusSchema } from './statuses';
 import { ratingSummarySchema } from './rating';
 import { NUL_MESSAGE, noNul } from './text';
@@ -42,6 +43,26 @@ const futureDate = (required: string, past: string, today: () => string) =>
     .refine(isValidIsoDate, 'Please enter a valid date')
     .refine((v) => v >= today(), past);
 
+/** A stop between a ride's ends (Plus and Community): its words and, when a suggestion was chosen, its place. */
+export const rideStopInputSchema = z.object(
+  {
+    label: requiredText(LIMITS.locationMax, STOPS_TEXT.required, STOPS_TEXT.tooLong),
+    place_id: optionalPlaceId,
+  },
+  { error: STOPS_TEXT.required },
+);
+export type RideStopInput = z.input<typeof rideStopInputSchema>;
+
+/** A ride's stops in order from the origin, at most MAX_RIDE_STOPS; left out or null: none. */
+export const rideStopsSchema = z
+  .array(rideStopInputSchema, { error: STOPS_TEXT.tooMany })
+  .max(MAX_RIDE_STOPS, STOPS_TEXT.tooMany)
+  .nullish()
+  .transform((v) => v ?? []);
+
+/** `PUT /rides/:id/stops`: the ride's new stops, replacing the old ones ([] removes them). */
+export const rideStopsInputSchema = z.object({ stops: rideStopsSchema });
+
 export function rideInputSchema(today: () => string = earliestToday) {
   return z.object({
     origin: requiredText(LIMITS.locationMax, 'Origin is required', 'Origin must be less than 500 characters'),
@@ -62,6 +83,8 @@ export function rideInputSchema(today: () => string = earliestToday) {
     /** The chosen suggestions: with them the ride can be matched by distance. */
     origin_place_id: optionalPlaceId,
     destination_place_id: optionalPlaceId,
+    /** Plus and Community: up to MAX_RIDE_STOPS stops between origin and destination, in order. */
+    stops: rideStopsSchema,
   });
 }
 export type RideInput = z.input<ReturnType<typeof rideInputSchema>>;
@@ -143,6 +166,9 @@ export const pageQuerySchema = z.object({
 export const browseQuerySchema = browseFiltersSchema.safeExtend(pageQuerySchema.shape);
 export type BrowseQuery = z.output<typeof browseQuerySchema>;
 
+export const rideStopSchema = z.object({ label: z.string(), point: pointSchema });
+export type RideStop = z.infer<typeof rideStopSchema>;
+
 export const rideSchema = z.object({
   id: z.string().uuid(),
   origin: z.string(),
@@ -164,6 +190,11 @@ export const rideSchema = z.object({
   /** Each end's chosen place and coordinates; null when typed as free text. */
   origin_point: pointSchema,
   destination_point: pointSchema,
+  /**
+   * The stops between origin and destination, in order (Plus and Community; a ride keeps them when its driver
+   * returns to Free). Each with its chosen place, or null for free text. Absent from older answers: none.
+   */
+  stops: z.array(rideStopSchema).default([]),
   /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */
   distance_miles: z.number().optional(),
 });

@@ -23,6 +23,10 @@ export const PLAN_TERMS: Record<PaidPlan, PlanTerms> = {
   community: { name: 'Community', priceCents: 4999, period: 'year' },
 };
 
+/** Whether a plan gives the Plus benefits (Community includes everything in Plus); unknown or absent: Free. */
+export const isPaidPlan = (plan: string | null | undefined): plan is PaidPlan =>
+  plan === 'plus' || plan === 'community';
+
 export const planName = (plan: Plan) => (plan === 'free' ? 'Free' : PLAN_TERMS[plan].name);
 
 /** What each plan includes (the pricing page's lists; the guarantee named for what it is, issue 36). */
@@ -78,6 +82,23 @@ export const REWARD_CENTS = 500;
 
 /** Advanced route planning: the most stops a Plus or Community ride may have between its ends. */
 export const MAX_RIDE_STOPS = 3;
+
+/** Advanced route planning's words: the form, the ride's route and the refusal of stops on Free. */
+export const STOPS_TEXT = {
+  needsPlan: 'Stops are part of Plus and Community plans.',
+  tooMany: `A ride can have at most ${MAX_RIDE_STOPS} stops`,
+  required: 'Stop is required',
+  tooLong: 'Stop must be less than 500 characters',
+  addStop: 'Add a stop',
+  removeStop: 'Remove stop',
+  upsell: 'Add stops with Plus or Community.',
+  heading: 'Stops',
+  edit: 'Edit stops',
+  save: 'Save stops',
+  saved: 'Stops saved',
+  label: (n: number) => `Stop ${n}`,
+  via: (n: number) => (n === 1 ? 'via 1 stop' : `via ${n} stops`),
+} as const;
 
 export const PLAN_TEXT = {
   endsOn: (plan: string, date: string) => `Your ${plan} plan ends on ${date}.`,

@@ -12,10 +12,27 @@ export function toastFirstError<T extends FieldValues>(
 ): (keyof T & string) | undefined {
   const messages: Partial<Record<keyof T & string, string>> = {};
   for (const k of order) {
-    const m = errors[k]?.message;
-    if (typeof m === 'string' && m.length > 0) messages[k] = m;
+    const m = firstNestedMessage(errors[k]);
+    if (m !== undefined) messages[k] = m;
   }
   return toastFirstMessage(messages, order);
+}
+
+/**
+ * A field's message, or for a list of fields (a ride's stops) its own message or else its first item's, in order.
+ * react-hook-form keeps a list's errors as an array (with holes) of per-item errors beside the list's own.
+ */
+function firstNestedMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const { message } = error as { message?: unknown };
+  if (typeof message === 'string' && message.length > 0) return message;
+  const root = (error as { root?: unknown }).root;
+  const items = Array.isArray(error) ? error : Object.entries(error).flatMap(([k, v]) => (k === 'ref' ? [] : [v]));
+  for (const item of [root, ...items]) {
+    const found = firstNestedMessage(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The message react-hook-form holds for one field, if any (what the field shows under itself). */

@@ -29,6 +29,7 @@ const RIDE = {
   departure_time: null,
   available_space: null,
   notes: null,
+  stops: [],
 };
 
 /** The Post Ride button of the form, reduced to its mutation (the form's own tests cover the fields). */

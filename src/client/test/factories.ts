@@ -32,6 +32,7 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     // Typed as free text: no place chosen.
     origin_point: null,
     destination_point: null,
+    stops: [],
     ...over,
   };
 }

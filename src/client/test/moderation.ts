@@ -1,9 +1,14 @@
 import type { SessionInfo } from '@shared/auth';
+import type { Plan } from '@shared/plans';
 import type { AdminReport, BlockedPerson } from '@shared/moderation';
 import { ADA, SAM, uuid } from './factories';
 
-/** `GET /auth/session` answering `person` signed in (`is_admin` as given). */
-export function sessionOf(person: { id: string; full_name: string }, isAdmin = false): SessionInfo {
+/** `GET /auth/session` answering `person` signed in (`is_admin` and the plan as given). */
+export function sessionOf(
+  person: { id: string; full_name: string },
+  isAdmin = false,
+  plan: Plan = 'free',
+): SessionInfo {
   return {
     user: {
       id: person.id,
@@ -11,6 +16,7 @@ export function sessionOf(person: { id: string; full_name: string }, isAdmin = f
       full_name: person.full_name,
       is_admin: isAdmin,
       email_verified: true,
+      plan,
     },
     session: { aal: 'aal1', idle_expires_at: '2099-01-01T00:00:00.000Z', expires_at: '2099-01-01T00:00:00.000Z' },
   };

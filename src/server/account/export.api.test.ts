@@ -101,6 +101,7 @@ describe('Your data: GET /account/export', () => {
         origin: 'Millbrook Farm',
         departure_time: '08:30',
         status: 'active',
+        stops: [],
       }),
     ]);
     const requests = section('requests');

@@ -117,7 +117,9 @@ function sectionsQuery(userId: string) {
   const rides = list(
     sql`json_build_object('id', x.id, 'origin', x.origin, 'destination', x.destination,
       'departure_date', x.departure_date, 'departure_time', to_char(x.departure_time, 'HH24:MI'),
-      'available_space', x.available_space, 'notes', x.notes, 'status', x.status, 'created_at', ${iso('x.created_at')})`,
+      'available_space', x.available_space, 'notes', x.notes, 'status', x.status, 'created_at', ${iso('x.created_at')},
+      'stops', (select coalesce(json_agg(s.label order by s.position), '[]'::json) from ride_stops s
+        where s.ride_id = x.id))`,
     sql`from rides x where x.user_id = ${userId}`,
     'x.departure_date, x.departure_time, x.id',
   );

@@ -1,18 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { CORRIDOR_DEFAULT_MILES, browsePath } from '../../shared/places';
 import { alongRoutePath } from '../../shared/routes';
-import { alongRideSql, sqlFrameOfColumns } from '../along-route';
+import { alongRideRowSql } from '../along-route';
 import type { Db } from '../db/client';
 import { savedSearchBox } from '../db/schema';
 import { rowsOf } from '../db/result-rows';
 import { Outbox } from '../events';
 import { blockedWith } from '../blocks';
 import { notify, type NewNotification } from '../notifications';
-import { MILES_PER_DEGREE, milesBetween } from '../places';
+import { milesBetween } from '../places';
+import { refreshRouteAlertBox } from './route-box';
 import type { StoredFilters } from './service';
-
-/** Miles per degree of latitude (the haversine's mean radius): the route alerts' band below. */
-const K = sql.raw(String(MILES_PER_DEGREE));
 
 interface Matched {
   id: string;
@@ -91,25 +89,22 @@ function matchingSql(kind: 'requests' | 'rides', post: SQL, ends: [string, strin
 
 /**
  * A route alert matches a new request along its ride (the default corridor, as 'Requests along this route'
- * opens): both ends inside the corridor's latitude band first, then the exact corridor and direction, and the
- * request needed on or after the ride's date (or undated). The ride must still be active.
+ * opens), following each leg of a ride with stops (issue 38): both ends inside the alert's box first (around every
+ * leg's corridor, kept up to date when the stops change), then the exact corridor of the legs and the direction, and
+ * the request needed on or after the ride's date (or undated). The ride must still be active.
  */
 function routeAlertSql(): SQL {
   const corridor = sql`${CORRIDOR_DEFAULT_MILES}::float8`;
-  const band = (lat: string) =>
-    sql`p.${sql.raw(lat)} between least(ar.origin_lat, ar.destination_lat) - ${corridor} / ${K}
-      and greatest(ar.origin_lat, ar.destination_lat) + ${corridor} / ${K}`;
-  const frame = sqlFrameOfColumns(
-    { lat: sql`ar.origin_lat`, lon: sql`ar.origin_lon` },
-    { lat: sql`ar.destination_lat`, lon: sql`ar.destination_lon` },
-  );
+  const inBox = (lat: string, lon: string) =>
+    sql`p.${sql.raw(lat)} between s.box_min_lat and s.box_max_lat and p.${sql.raw(lon)} between s.box_min_lon and s.box_max_lon`;
   return sql`(s.ride_id is null or exists (
     select 1 from rides ar
     where ar.id = s.ride_id and ar.status = 'active' and ar.origin_lat is not null and ar.destination_lat is not null
-      and p.pickup_lat is not null and p.delivery_lat is not null and ${band('pickup_lat')} and ${band('delivery_lat')}
+      and p.pickup_lat is not null and p.delivery_lat is not null
+      and ${inBox('pickup_lat', 'pickup_lon')} and ${inBox('delivery_lat', 'delivery_lon')}
       and (p.needed_by_date is null or p.needed_by_date >= ar.departure_date)
-      and ${alongRideSql(
-        frame,
+      and ${alongRideRowSql(
+        'ar',
         { lat: sql`p.pickup_lat`, lon: sql`p.pickup_lon` },
         { lat: sql`p.delivery_lat`, lon: sql`p.delivery_lon` },
         corridor,
@@ -168,9 +163,12 @@ async function notifyMatches(tx: Db, query: SQL): Promise<number> {
 
 /**
  * The callbacks app.ts hands to the ride and request services: they run inside the transaction that creates the
- * post, so its alerts are written (or not) with it. Each resolves to the number of saved searches notified.
+ * post (or changes a ride's stops), so its alerts are written (or not) with it. Each of the first two resolves to the
+ * number of saved searches notified.
  */
 export const alertMatching = {
   requestCreated: (tx: Db, requestId: string) => notifyMatches(tx, requestMatches(requestId)),
   rideCreated: (tx: Db, rideId: string) => notifyMatches(tx, rideMatches(rideId)),
+  /** A ride's stops were replaced: its route alert's box follows the new legs. */
+  rideStopsChanged: (tx: Db, rideId: string) => refreshRouteAlertBox(tx, rideId),
 };

@@ -1,6 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
-  CORRIDOR_DEFAULT_MILES,
   PLACE_NOT_FOUND,
   ROUTE_NEEDS_PLACES,
   routeAlertName,
@@ -9,11 +8,12 @@ import {
   type BrowseFilters,
   type SavedSearch,
 } from '../../shared/places';
-import { corridorBox, RIDE_NOT_FOUND } from '../along-route';
+import { RIDE_NOT_FOUND } from '../along-route';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { places, rides, savedSearches } from '../db/schema';
 import { boxAround, type Box } from '../places';
+import { routeAlertBox } from './route-box';
 
 export const SAVED_SEARCH_NOT_FOUND = 'Saved search not found.';
 
@@ -192,11 +192,12 @@ export function createSavedSearchService(db: Db) {
       const { originLat, originLon, destinationLat, destinationLon } = ride;
       if (originLat === null || originLon === null || destinationLat === null || destinationLon === null)
         throw new DomainError('route_needs_places', ROUTE_NEEDS_PLACES);
-      // Matching tests the default corridor: its box holds every request the alert can match.
-      const box = corridorBox(
+      // Matching tests the default corridor of each leg: the box around them holds every request it can match.
+      const box = await routeAlertBox(
+        tx,
+        rideId,
         { lat: originLat, lon: originLon },
         { lat: destinationLat, lon: destinationLon },
-        CORRIDOR_DEFAULT_MILES,
       );
       const name = routeAlertName(ride.origin, ride.destination);
       const id = await insertWithinLimit(tx, userId, { name, kind: 'requests', filters: {}, rideId }, box);

@@ -52,8 +52,8 @@ export function frameOf(origin: Point, destination: Point): Frame {
   };
 }
 
-/** Boxes of at most this many pieces: a long ride's list stays one index scan per piece. */
-const MAX_PIECES = 24;
+/** Boxes of at most this many pieces: a long ride's list stays one index scan per piece (shared by a route's legs). */
+export const MAX_PIECES = 24;
 
 /**
  * Boxes that together hold the whole corridor: the segment cut into pieces about twice the corridor long (at least
@@ -62,11 +62,11 @@ const MAX_PIECES = 24;
  * covers a few times less ground than one box around the whole segment (fewer rows read from the index and heap).
  * The frame is linear in latitude and longitude, so the pieces' ends are plain interpolations.
  */
-export function corridorBoxes(origin: Point, destination: Point, miles: number): Box[] {
+export function corridorBoxes(origin: Point, destination: Point, miles: number, maxPieces = MAX_PIECES): Box[] {
   const { kx, length } = frameOf(origin, destination);
   const dLat = miles / MILES_PER_DEGREE;
   const dLon = miles / kx;
-  const pieces = Math.min(MAX_PIECES, Math.max(1, Math.ceil(length / Math.max(10, 2 * miles))));
+  const pieces = Math.min(maxPieces, Math.max(1, Math.ceil(length / Math.max(10, 2 * miles))));
   const at = (t: number) => ({
     lat: origin.lat + (destination.lat - origin.lat) * t,
     lon: origin.lon + (destination.lon - origin.lon) * t,
@@ -167,6 +167,19 @@ export function offsetSql(f: SqlFrame, lat: unknown, lon: unknown): SQL {
 function nearLineSql(f: SqlFrame, lat: unknown, lon: unknown, miles: SQL): SQL {
   const p = xy(f, lat, lon);
   return sql`abs(${p.x} * ${f.dy} - ${p.y} * ${f.dx}) <= (${miles} + ${EDGE_EPSILON_MILES}::float8) * ${f.length}`;
+}
+
+/** Within `miles` of the segment: the line test first (cheap, necessary), then the exact distance. */
+export function withinSql(f: SqlFrame, point: SqlPoint, miles: SQL): SQL {
+  return sql`(${nearLineSql(f, point.lat, point.lon, miles)}
+    and ${offsetSql(f, point.lat, point.lon)} <= ${miles} + ${EDGE_EPSILON_MILES}::float8)`;
+}
+
+/** The added miles of going from the segment's start to `p` and on to its end instead of straight. */
+export function insertionSql(f: SqlFrame, point: SqlPoint): SQL {
+  const p = xy(f, point.lat, point.lon);
+  return sql`(sqrt(power(${p.x}, 2) + power(${p.y}, 2)) + sqrt(power(${f.dx} - ${p.x}, 2) + power(${f.dy} - ${p.y}, 2))
+    - ${f.length})`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor } from '../db/cursor';
 import { rowsOf } from '../db/result-rows';
 import { rides } from '../db/schema';
 import { pointOf, visibleTo } from '../places';
-import { alongRideSql, corridorBoxes, detourSql, frameOf, sqlFrameOf, type Point } from './geometry';
+import { alongRouteSql, routeBoxes, routeDetourSql, routeFrames, stopPointsOf, type Route } from './route';
 
 export const RIDE_NOT_FOUND = 'Ride not found.';
 
@@ -79,11 +79,13 @@ function toItem(row: Row): AlongRouteRequest {
   };
 }
 
-/** The ride as its driver sees it here: its places (both, or the route cannot be computed) and its date. */
+/**
+ * The ride as its driver sees it here: its route (both ends have places, or it cannot be computed; the stops with
+ * places between them, issue 38) and its date.
+ */
 interface RideRoute {
   id: string;
-  origin: Point;
-  destination: Point;
+  route: Route;
   departureDate: string;
 }
 
@@ -117,8 +119,11 @@ export function createAlongRouteService(db: Db) {
       throw new DomainError('route_needs_places', ROUTE_NEEDS_PLACES);
     return {
       id: ride.id,
-      origin: { lat: originLat, lon: originLon },
-      destination: { lat: destinationLat, lon: destinationLon },
+      route: [
+        { lat: originLat, lon: originLon },
+        ...(await stopPointsOf(db, ride.id)),
+        { lat: destinationLat, lon: destinationLon },
+      ],
       departureDate: ride.departureDate,
     };
   }
@@ -131,21 +136,21 @@ export function createAlongRouteService(db: Db) {
    * are hashed sets read once. Plus the requests asked for this ride, whatever their places.
    */
   function listed(driverId: string, ride: RideRoute, corridor: number): SQL {
-    const frame = sqlFrameOf(frameOf(ride.origin, ride.destination));
+    const frames = routeFrames(ride.route);
     const pickup = { lat: sql`r.pickup_lat`, lon: sql`r.pickup_lon` };
     const delivery = { lat: sql`r.delivery_lat`, lon: sql`r.delivery_lon` };
-    const inCorridor = corridorBoxes(ride.origin, ride.destination, corridor).map(
+    const inCorridor = routeBoxes(ride.route, corridor).map(
       (box) => sql`select r.id, r.user_id, r.needed_by_date, r.pickup_lat, r.pickup_lon, r.delivery_lat, r.delivery_lon
         from delivery_requests r
         where r.status = 'open' and r.pickup_lat between ${box.minLat}::float8 and ${box.maxLat}::float8
           and r.pickup_lon between ${box.minLon}::float8 and ${box.maxLon}::float8
-          and ${alongRideSql(frame, pickup, delivery, sql`${corridor}::float8`)}`,
+          and ${alongRouteSql(frames, pickup, delivery, sql`${corridor}::float8`)}`,
     );
     const offered = sql`select b.request_id from bookings b where b.driver_id = ${driverId}
       and b.status in ('pending', 'confirmed', 'completed')`;
     const asked = sql`select a.request_id from ride_asks a where a.ride_id = ${ride.id}`;
     return sql`
-      select r.id, false as asked, ${detourSql(frame, pickup, delivery)} as detour
+      select r.id, false as asked, ${routeDetourSql(frames, pickup, delivery)} as detour
       from (${sql.join(inCorridor, sql` union `)}) r
       where (r.needed_by_date is null or r.needed_by_date >= ${ride.departureDate}::date)
         and r.user_id <> ${driverId} and ${visibleTo(driverId, sql`r.user_id`)}
@@ -153,7 +158,7 @@ export function createAlongRouteService(db: Db) {
       union all
       select r.id, true as asked,
         case when r.pickup_lat is null or r.delivery_lat is null then 'Infinity'::float8
-          else ${detourSql(frame, pickup, delivery)} end as detour
+          else ${routeDetourSql(frames, pickup, delivery)} end as detour
       from ride_asks a join delivery_requests r on r.id = a.request_id
       where a.ride_id = ${ride.id} and r.status = 'open' and r.user_id <> ${driverId}
         and ${visibleTo(driverId, sql`r.user_id`)} and r.id not in (${offered})`;

@@ -3,6 +3,7 @@ import { normalizeEmail, type User } from '../../shared/auth';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { planFrom } from '../plans';
 import { profiles, twoFactorSecrets, users } from '../db/schema';
 import { queueEmailVerification } from './email-verification';
 import { recordBrowser } from './new-browser';
@@ -40,7 +41,7 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         await recordBrowser(tx, user.id, browserId);
         // The 'Confirm your e-mail address' mail; signing in does not wait for it.
         await queueEmailVerification(tx, user.id, user.email);
-        return { ...user, full_name: input.full_name, is_admin: false, email_verified: false };
+        return { ...user, full_name: input.full_name, is_admin: false, email_verified: false, plan: 'free' as const };
       });
     } catch (err) {
       // Two sign-ups for the same address at once: the unique index decides, the loser gets the same answer.
@@ -66,6 +67,7 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         hash: users.passwordHash,
         fullName: profiles.fullName,
         emailVerifiedAt: profiles.emailVerifiedAt,
+        plan: profiles.plan,
         role: users.role,
         suspendedAt: users.suspendedAt,
         twoFactorOn: twoFactorSecrets.userId,
@@ -88,6 +90,7 @@ export function createCredentials(db: Db, cost: PasswordCost) {
         full_name: row.fullName,
         is_admin: row.role === 'admin',
         email_verified: row.emailVerifiedAt !== null,
+        plan: planFrom(row.plan),
       },
       suspended: row.suspendedAt !== null,
       twoFactor: row.twoFactorOn !== null,

@@ -3,6 +3,7 @@ import type { AuthContext } from '../core/auth-context';
 import type { Db } from '../db/client';
 import { pgNotify, type Notifications } from '../db/notify';
 import { rowsOf } from '../db/result-rows';
+import { planFrom } from '../plans';
 import { profiles, sessions, twoFactorSecrets, users } from '../db/schema';
 import { Outbox } from '../events';
 import { notify } from '../notifications';
@@ -108,6 +109,7 @@ export function createSessions(
       email: users.email,
       fullName: profiles.fullName,
       emailVerifiedAt: profiles.emailVerifiedAt,
+      plan: profiles.plan,
       role: users.role,
       twoFactorOn: twoFactorSecrets.userId,
     })
@@ -158,6 +160,7 @@ export function createSessions(
         full_name: row.fullName,
         is_admin: row.role === 'admin',
         email_verified: row.emailVerifiedAt !== null,
+        plan: planFrom(row.plan),
       },
       session: {
         id: row.id,

@@ -126,6 +126,7 @@ describe('POST /auth/two-factor', () => {
       full_name: 'Tess Twofactor',
       is_admin: false,
       email_verified: false,
+      plan: 'free',
     });
     expect(body.session?.aal).toBe('aal2');
     expect(Date.parse(body.session!.expires_at)).toBeGreaterThan(Date.now());

@@ -90,6 +90,8 @@ export const ERROR_HTTP: Record<ErrorCode, HttpAnswer> = {
   id_check_state: { status: 409 },
   plan_state: { status: 409 },
   plans_unavailable: { status: 409 },
+  // Understood, but the member's plan (Free) does not include it: the same answer whatever they send.
+  plan_required: { status: 403 },
   internal_error: { status: 500 },
 };
 

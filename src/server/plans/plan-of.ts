@@ -11,8 +11,11 @@ import { profiles } from '../db/schema';
  */
 export async function planOf(db: Db, userId: string): Promise<Plan> {
   const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.userId, userId));
-  return (row?.plan as PaidPlan | null | undefined) ?? 'free';
+  return planFrom(row?.plan);
 }
+
+/** A `profiles.plan` value read in another query (the session's), as a Plan: null is Free. */
+export const planFrom = (plan: string | null | undefined): Plan => (plan as PaidPlan | null | undefined) ?? 'free';
 
 /** Whether a plan gives the Plus benefits (Community includes everything in Plus). */
 export const isPaid = (plan: Plan | null | undefined): plan is PaidPlan => plan === 'plus' || plan === 'community';

@@ -1,15 +1,20 @@
 import { createRoute } from '@hono/zod-openapi';
-import { idParamSchema, rideInputSchema, rideSchema } from '../../shared/marketplace';
+import {
+  idParamSchema,
+  INPUT_FALLBACK_MESSAGE,
+  rideInputSchema,
+  rideSchema,
+  rideStopsInputSchema,
+} from '../../shared/marketplace';
 import type { MiddlewareHandler } from 'hono';
 import { notFound } from '../core/domain-error';
+import { objectBody } from '../http/body';
 import { listingRoutes } from '../http/listing-routes';
-import { errorResponses } from '../http/openapi';
+import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth } from '../http/session';
 import type { AppEnv } from '../http/types';
-import type { RideService } from './service';
-
-const RIDE_NOT_FOUND = 'Ride not found.';
+import { RIDE_NOT_FOUND, type RideService } from './service';
 
 const rideRoute = createRoute({
   method: 'get',
@@ -25,6 +30,23 @@ const rideRoute = createRoute({
     ...errorResponses(401, 404),
   },
 });
+
+const stopsRoute = (throttle: MiddlewareHandler<AppEnv>) =>
+  createRoute({
+    method: 'put',
+    path: '/{id}/stops',
+    tags: ['rides'],
+    middleware: [throttle],
+    request: { params: idParamSchema, body: jsonBody(objectBody(rideStopsInputSchema, INPUT_FALLBACK_MESSAGE)) },
+    responses: {
+      200: {
+        description:
+          "My ride with its stops replaced, in order ([] removes them). Stops are Plus and Community's: on Free only [] (403 plan_required). Someone else's ride or an unknown id: 404",
+        content: { 'application/json': { schema: rideSchema } },
+      },
+      ...errorResponses(400, 401, 403, 404, 413, 429),
+    },
+  });
 
 export function rideRoutes(service: RideService, throttle: MiddlewareHandler<AppEnv>) {
   const router = listingRoutes(
@@ -51,6 +73,14 @@ export function rideRoutes(service: RideService, throttle: MiddlewareHandler<App
       const ride = await service.get(currentAuth(c).user.id, c.req.valid('param').id);
       if (!ride) throw notFound(RIDE_NOT_FOUND);
       return c.json(ride, 200);
+    },
+    notFoundOnBadId(RIDE_NOT_FOUND),
+  );
+  router.openapi(
+    stopsRoute(throttle),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(await service.replaceStops(currentAuth(c).user.id, id, c.req.valid('json').stops), 200);
     },
     notFoundOnBadId(RIDE_NOT_FOUND),
   );

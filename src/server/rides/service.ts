@@ -11,6 +11,7 @@ import { ratingOf } from '../reviews';
 import { blockedWith } from '../blocks';
 import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
+import { notFound } from '../core/domain-error';
 import type { PageJson } from '../core/page-json';
 import { createListCache, myListCache } from '../listings';
 import {
@@ -23,6 +24,9 @@ import {
   visibleTo,
   type PlaceService,
 } from '../places';
+import { checkStopsAllowed, stopValues, stopsColumn, stopsOf, writeStops, type StopInput } from './stops';
+
+export const RIDE_NOT_FOUND = 'Ride not found.';
 
 interface RideFields {
   origin: string;
@@ -33,6 +37,7 @@ interface RideFields {
   notes: string | null;
   origin_place_id: number | null;
   destination_place_id: number | null;
+  stops: StopInput[];
 }
 
 const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
@@ -58,6 +63,7 @@ const columns = {
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
   ownerVerified: profiles.verified,
+  stops: stopsColumn,
 };
 interface RideRow {
   id: string;
@@ -80,6 +86,8 @@ interface RideRow {
   ratingCount: number;
   ratingSum: number;
   ownerVerified: boolean;
+  /** In order; the JSON column (stopsColumn). */
+  stops: Parameters<typeof stopsOf>[0];
   /** Browse with 'Near' only. */
   distance?: number;
 }
@@ -104,6 +112,7 @@ function toRide(row: RideRow, viewerId: string): Ride {
     is_own: row.userId === viewerId,
     origin_point: pointOf(row.originPlaceId, row.originLat, row.originLon),
     destination_point: pointOf(row.destinationPlaceId, row.destinationLat, row.destinationLon),
+    stops: stopsOf(row.stops),
     ...(row.distance === undefined ? {} : { distance_miles: roundMiles(row.distance) }),
   };
 }
@@ -117,6 +126,8 @@ const afterCursor = afterKey(sql.placeholder('date'), sql.placeholder('time'), s
 
 /** Runs inside the transaction that creates a ride, with its id (app.ts: alerts for new rides). */
 export type OnRideCreated = (tx: Db, rideId: string) => Promise<unknown>;
+/** Runs inside the transaction that replaces a ride's stops (app.ts: its route alert's box). */
+export type OnRideStopsChanged = (tx: Db, rideId: string) => Promise<unknown>;
 
 /** Browse: active rides departing on `today` or later, not a suspended driver's nor anyone blocked with the viewer. */
 const browsable = (today: unknown, viewerId: unknown) =>
@@ -125,7 +136,12 @@ const browsable = (today: unknown, viewerId: unknown) =>
 
 const nearCursor = z.tuple([cursorMiles, cursorUuid]);
 
-export function createRideService(db: Db, places: PlaceService, onCreated: OnRideCreated = async () => undefined) {
+export function createRideService(
+  db: Db,
+  places: PlaceService,
+  onCreated: OnRideCreated = async () => undefined,
+  onStopsChanged: OnRideStopsChanged = async () => undefined,
+) {
   const list = (name: string, filter: SQL, from = () => db.select(columns).from(rides).$dynamic()) =>
     keysetList({
       name,
@@ -223,9 +239,17 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
     return toPage(rows, query.limit, toItem, (r) => [String(r.distance), r.id]);
   }
 
-  /** Place ids the form sent are checked (400 PLACE_NOT_FOUND) and their coordinates copied onto the ride. */
+  /**
+   * Place ids the form sent are checked (400 PLACE_NOT_FOUND) and their coordinates copied onto the ride. Stops
+   * (Plus and Community only: 403 plan_required on Free) are written in the ride's transaction.
+   */
   async function create(user: { id: string; full_name: string }, input: RideFields): Promise<Ride> {
-    const points = await places.pointsOf([input.origin_place_id, input.destination_place_id]);
+    await checkStopsAllowed(db, user.id, input.stops);
+    const points = await places.pointsOf([
+      input.origin_place_id,
+      input.destination_place_id,
+      ...input.stops.map((s) => s.place_id),
+    ]);
     const origin = input.origin_place_id === null ? undefined : points.get(input.origin_place_id);
     const destination = input.destination_place_id === null ? undefined : points.get(input.destination_place_id);
     const [row] = await db.transaction(async (tx) => {
@@ -247,11 +271,40 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
           destinationLon: destination?.lon ?? null,
         })
         .returning({ ...getTableColumns(rides), ...ratingOf(rides.userId) });
-      if (inserted[0]) await onCreated(tx, inserted[0].id);
-      return inserted;
+      const ride = inserted[0];
+      if (!ride) return [];
+      const stops = stopValues(ride.id, input.stops, points);
+      await writeStops(tx, stops, ride.id);
+      await onCreated(tx, ride.id);
+      const asRead = stops.map((s) => ({ label: s.label, place_id: s.stopPlaceId, lat: s.stopLat, lon: s.stopLon }));
+      return [{ ...ride, stops: asRead }];
     });
     if (!row) throw new Error('insert returned no row');
     return toRide({ ...row, posterName: user.full_name }, user.id);
+  }
+
+  /**
+   * `PUT /rides/:id/stops`: my ride's stops replaced by `stops` ([] removes them). A Free member may only remove
+   * them (403 plan_required otherwise). Someone else's ride or an unknown id: 404. The ride's row is touched in the
+   * same transaction: it is locked against a second edit, and its list versions move (statement triggers on rides),
+   * so no cached page keeps the old stops.
+   */
+  async function replaceStops(userId: string, rideId: string, stops: StopInput[]): Promise<Ride> {
+    await checkStopsAllowed(db, userId, stops);
+    const points = await places.pointsOf(stops.map((s) => s.place_id));
+    await db.transaction(async (tx) => {
+      const [mine] = await tx
+        .update(rides)
+        .set({ status: sql`${rides.status}` })
+        .where(and(eq(rides.id, rideId), eq(rides.userId, userId)))
+        .returning({ id: rides.id });
+      if (!mine) throw notFound(RIDE_NOT_FOUND);
+      await writeStops(tx, stopValues(rideId, stops, points), rideId);
+      await onStopsChanged(tx, rideId);
+    });
+    const ride = await get(userId, rideId);
+    if (!ride) throw notFound(RIDE_NOT_FOUND);
+    return ride;
   }
 
   /** Deletes one of the user's own rides; false when there is none with that id (another user's included). */
@@ -277,7 +330,7 @@ export function createRideService(db: Db, places: PlaceService, onCreated: OnRid
     return row ? toRide(row, viewerId) : null;
   }
 
-  return { listMine, browse, create, remove, get };
+  return { listMine, browse, create, remove, get, replaceStops };
 }
 
 export type RideService = ReturnType<typeof createRideService>;

@@ -142,5 +142,18 @@ export function routeHelpers(db: () => Db, call: Caller) {
     });
   }
 
-  return { place, postRide, postRequest, newRequestAt, newRideAt };
+  /**
+   * A ride's `stops` as the form sends them: a point becomes a place made here (its label 'Stop N', its id chosen),
+   * a string stays free text.
+   */
+  async function stopsAt(...stops: (Point | string)[]) {
+    const out = [];
+    for (const [i, stop] of stops.entries()) {
+      const label = typeof stop === 'string' ? stop : `Stop ${i + 1}`;
+      out.push({ label, place_id: typeof stop === 'string' ? null : (await place(stop, label)).id });
+    }
+    return out;
+  }
+
+  return { place, postRide, postRequest, newRequestAt, newRideAt, stopsAt };
 }

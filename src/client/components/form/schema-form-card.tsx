@@ -1,7 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type * as React from 'react';
-import { useController, useForm, type Control, type DefaultValues, type FieldValues, type Path } from 'react-hook-form';
+import {
+  useController,
+  useForm,
+  type Control,
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type UseFormReturn,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { FormCard } from '@/components/form/form-card';
 import { InputField, TextareaField } from '@/components/form/input-field';
@@ -24,8 +32,19 @@ export interface FormFieldSpec<Name extends string> extends Omit<React.Component
   placeId?: Name;
 }
 
+/**
+ * A part of the form that is not one field (a list of fields, such as a ride's stops): drawn after the field named
+ * `after`, with its own starting values and its place in the order of the 'Validation Error' toast.
+ */
+export interface FormExtra<Input extends FieldValues, Output> {
+  after: keyof Input & string;
+  name: keyof Input & string;
+  empty: Input[keyof Input];
+  render: (form: UseFormReturn<Input, unknown, Output>) => React.ReactNode;
+}
+
 /** A location field's text and its chosen place, two values of the form kept together. */
-function PlaceController<Input extends FieldValues, Output>({
+export function PlaceController<Input extends FieldValues, Output>({
   control,
   name,
   placeName,
@@ -72,6 +91,7 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
   submitLabel,
   busyLabel,
   onDone,
+  extra,
 }: {
   id: string;
   title: string;
@@ -85,13 +105,15 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
   submitLabel: string;
   busyLabel: string;
   onDone: () => void;
+  extra?: FormExtra<Input, Output>;
 }) {
   // Every field starts empty; a location's chosen place starts as none.
   const [empty] = useState(
     () =>
-      Object.fromEntries(
-        fields.flatMap((f) => [[f.name, ''] as const, ...(f.placeId ? [[f.placeId, null] as const] : [])]),
-      ) as Input,
+      Object.fromEntries([
+        ...fields.flatMap((f) => [[f.name, ''] as const, ...(f.placeId ? [[f.placeId, null] as const] : [])]),
+        ...(extra ? [[extra.name, extra.empty] as const] : []),
+      ]) as Input,
   );
   const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(schema),
@@ -99,7 +121,7 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
   });
   const { setFocus } = form;
   const first = fields[0].name as Path<Input>;
-  const order = fields.map((f) => f.name);
+  const order = fields.flatMap((f) => (f.name === extra?.after ? [f.name, extra.name] : [f.name]));
 
   useEffect(() => setFocus(first), [setFocus, first]);
 
@@ -133,8 +155,9 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
       {fields.map(({ name, multiline, placeId, ...field }) => {
         const message = form.formState.errors[name]?.message;
         const error = typeof message === 'string' ? message : undefined;
+        const after = extra?.after === name ? <Fragment key={extra.name}>{extra.render(form)}</Fragment> : null;
         if (placeId) {
-          return (
+          return [
             <PlaceController
               key={name}
               {...field}
@@ -142,15 +165,19 @@ export function SchemaFormCard<Input extends FieldValues, Output>({
               name={name as Path<Input>}
               placeName={placeId as Path<Input>}
               error={error}
-            />
-          );
+            />,
+            after,
+          ];
         }
         const control = { ...field, error, ...form.register(name as Path<Input>) };
-        return multiline ? (
-          <TextareaField key={name} {...(control as React.ComponentProps<typeof TextareaField>)} />
-        ) : (
-          <InputField key={name} {...control} />
-        );
+        return [
+          multiline ? (
+            <TextareaField key={name} {...(control as React.ComponentProps<typeof TextareaField>)} />
+          ) : (
+            <InputField key={name} {...control} />
+          ),
+          after,
+        ];
       })}
     </FormCard>
   );

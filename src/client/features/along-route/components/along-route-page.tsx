@@ -60,7 +60,8 @@ function CorridorControl({ corridor, onChange }: { corridor: number; onChange: (
         ))}
       </NativeSelect>
       <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-        How far pickup and delivery may be from the straight line between your origin and destination.
+        How far pickup and delivery may be from the straight line between your origin and destination (through each of
+        your stops, when the ride has any).
       </p>
     </div>
   );
@@ -95,8 +96,9 @@ export function AlongRoutePage() {
   // Someone else's ride is readable (as Browse shows it), but only its driver has this list.
   const notMine = isNotFound(ride.error) || refusal?.status === 404 || ride.data?.is_own === false;
 
+  // The route in order, its stops included (issue 38): 'Origin → Stop 1 → Stop 2 → Destination, date'.
   const summary = ride.data
-    ? `${ride.data.origin} → ${ride.data.destination}, ${formatDateWithTime(ride.data.departure_date, ride.data.departure_time)}`
+    ? `${[ride.data.origin, ...ride.data.stops.map((s) => s.label), ride.data.destination].join(' → ')}, ${formatDateWithTime(ride.data.departure_date, ride.data.departure_time)}`
     : undefined;
   return (
     <div>

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Check } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
@@ -155,20 +155,16 @@ function Features({ plan }: { plan: Plan }) {
 function CurrentPlan({ view }: { view: PlanView }) {
   const move = usePlanMove();
   const [cardOpen, setCardOpen] = useState(false);
-  const [subscribeTo, setSubscribeTo] = useState<PaidPlan | null>(null);
   const [params, setParams] = useSearchParams();
-  const name = planName(view.plan);
   // /pricing's buttons come here with ?plan=plus|community: a Free member's dialog opens for it.
-  const asked = params.get('plan');
-  const opened = useRef(false);
+  const [subscribeTo, setSubscribeTo] = useState<PaidPlan | null>(() => {
+    const asked = params.get('plan');
+    return view.plan === 'free' && view.available && (asked === 'plus' || asked === 'community') ? asked : null;
+  });
+  const name = planName(view.plan);
   useEffect(() => {
-    if (opened.current || view.plan !== 'free' || !view.available) return;
-    if (asked === 'plus' || asked === 'community') {
-      opened.current = true;
-      setSubscribeTo(asked);
-      setParams({}, { replace: true });
-    }
-  }, [asked, view.plan, view.available, setParams]);
+    if (params.has('plan')) setParams({}, { replace: true });
+  }, [params, setParams]);
 
   return (
     <SettingsSection title="Your plan" description={`You are on ${name}.`}>

@@ -1,11 +1,16 @@
 import type { Ride } from '@shared/marketplace';
+import { isPaidPlan } from '@shared/plans';
 import { OwnedItemCard } from '@/components/owned-item-card';
 import { RideRouteActions } from '@/features/along-route';
+import { useSession } from '@/features/auth';
 import { useDeleteRide } from '../api/delete-ride';
+import { EditRideStopsDialog } from './edit-ride-stops-dialog';
 import { RideDetails } from './ride-details';
 
 export function MyRideCard({ ride }: { ride: Ride }) {
   const deleteRide = useDeleteRide();
+  // Stops are Plus and Community's (issue 38): a ride keeps its stops on Free, but only a paid plan edits them.
+  const paid = isPaidPlan(useSession().data?.user?.plan);
   const route = `${ride.origin} → ${ride.destination}`;
   return (
     <OwnedItemCard
@@ -19,6 +24,11 @@ export function MyRideCard({ ride }: { ride: Ride }) {
       }}
     >
       <RideDetails ride={ride} />
+      {paid && ride.status === 'active' ? (
+        <div className="mt-3">
+          <EditRideStopsDialog ride={ride} />
+        </div>
+      ) : null}
       {/* Only a ride still to be driven has requests to pick up along the way. */}
       {ride.status === 'active' ? <RideRouteActions ride={ride} /> : null}
     </OwnedItemCard>

@@ -99,6 +99,8 @@ describe('My Rides', () => {
       // Typed, not chosen from suggestions.
       origin_place_id: null,
       destination_place_id: null,
+      // A Free member's form has no stops.
+      stops: [],
     });
     const card = (await screen.findByRole('heading', { name: 'Oakville → Millbrook' })).closest('li')!;
     expect(within(card).getByText('November 21, 2099 at 09:30')).toBeVisible();

@@ -1,11 +1,34 @@
-import { CalendarDays, Package, StickyNote } from 'lucide-react';
+import { CalendarDays, MapPinned, Package, StickyNote } from 'lucide-react';
 import type { Ride } from '@shared/marketplace';
+import { STOPS_TEXT } from '@shared/plans';
 import { formatDateWithTime } from '@/lib/format';
 
-/** The lines every ride card shows: when, the space offered, the notes. */
+/** A ride's stops in order, as one line of the card: 'Stops: Springfield, IL → Miller farm' (a list to a reader). */
+export function RideStops({ ride }: { ride: Pick<Ride, 'stops'> }) {
+  if (!ride.stops.length) return null;
+  return (
+    <div className="flex items-start gap-2">
+      <MapPinned aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+      <div className="min-w-0 break-words">
+        <span aria-hidden>{STOPS_TEXT.heading}: </span>
+        <ol className="inline" aria-label={STOPS_TEXT.heading}>
+          {ride.stops.map((stop, i) => (
+            <li key={i} className="inline">
+              {i > 0 ? <span aria-hidden> → </span> : null}
+              {stop.label}
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
+  );
+}
+
+/** The lines every ride card shows: its stops, when, the space offered, the notes. */
 export function RideDetails({ ride }: { ride: Ride }) {
   return (
     <div className="space-y-2 text-sm">
+      <RideStops ride={ride} />
       <p className="flex items-center gap-2">
         <CalendarDays aria-hidden className="size-4 shrink-0 text-muted-foreground" />
         {formatDateWithTime(ride.departure_date, ride.departure_time)}

@@ -1,7 +1,11 @@
+import type { z } from 'zod';
 import { localToday } from '@shared/dates';
 import { rideInputSchema, type RideInput } from '@shared/marketplace';
-import { SchemaFormCard, type FormFieldSpec } from '@/components/form/schema-form-card';
+import { isPaidPlan } from '@shared/plans';
+import { SchemaFormCard, type FormExtra, type FormFieldSpec } from '@/components/form/schema-form-card';
+import { useSession } from '@/features/auth';
 import { usePostRide } from '../api/post-ride';
+import { RideStopsField, RideStopsUpsell } from './ride-stops-field';
 
 // "Today" is the browser's: a user must be able to post for their own today, whatever the server's timezone.
 const schema = rideInputSchema(localToday);
@@ -31,8 +35,22 @@ const fields = (): [FormFieldSpec<keyof RideInput>, ...FormFieldSpec<keyof RideI
   { name: 'notes', id: 'ride-notes', label: 'Notes', multiline: true, wide: true },
 ];
 
+/**
+ * A ride's stops, after Destination: the field list for Plus and Community members (the session's plan), the line to
+ * the plans for everyone else. The server checks the plan again (403 plan_required).
+ */
+function stopsPart(paid: boolean): FormExtra<RideInput, z.output<typeof schema>> {
+  return {
+    after: 'destination',
+    name: 'stops',
+    empty: [],
+    render: (form) => (paid ? <RideStopsField form={form} idPrefix="ride" /> : <RideStopsUpsell />),
+  };
+}
+
 /** Spec 'My Rides' form. Validation is the shared schema's (noValidate), so its messages are the ones users see. */
 export function RideForm({ id, onDone }: { id: string; onDone: () => void }) {
+  const paid = isPaidPlan(useSession().data?.user?.plan);
   return (
     <SchemaFormCard
       id={id}
@@ -43,6 +61,7 @@ export function RideForm({ id, onDone }: { id: string; onDone: () => void }) {
       submitLabel="Post Ride"
       busyLabel="Posting..."
       onDone={onDone}
+      extra={stopsPart(paid)}
     />
   );
 }
