@@ -17,7 +17,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { Navigate, NavLink, Outlet } from 'react-router';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { OfflineBanner } from '@/offline/offline-banner';
 import { Button } from '@/components/ui/button';
 import { WaitingToSend } from '@/offline/waiting-to-send';
@@ -120,6 +120,10 @@ function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
  * build prerenders this as /dashboard's HTML (scripts/prerender.tsx), so a slow line shows it at once instead of a
  * blank page; the app then renders over it. The sidebar here is the desktop one only (a phone's opens from the menu).
  */
+/** /auth for a signed-out visitor, with the page they asked for to come back to (the dashboard itself needs none). */
+const signInFirst = (wanted: string) =>
+  wanted === PAGE_PATHS.dashboard ? PAGE_PATHS.auth : `${PAGE_PATHS.auth}?next=${encodeURIComponent(wanted)}`;
+
 function DashboardPending() {
   return (
     <div className="flex min-h-svh w-full">
@@ -158,6 +162,7 @@ function DashboardPending() {
 /** Spec "Dashboard layout": 'Loading...' while the session is looked up, /auth when signed out, else the shell. */
 export function Component() {
   const session = useSession();
+  const location = useLocation();
 
   if (session.isPending) return <DashboardPending />;
   // With a session already known (loaded before, or kept on the device), a failed check keeps the dashboard: its
@@ -170,7 +175,7 @@ export function Component() {
       </div>
     );
   }
-  if (!session.data.user) return <Navigate to={PAGE_PATHS.auth} replace />;
+  if (!session.data.user) return <Navigate to={signInFirst(location.pathname + location.search)} replace />;
 
   return (
     <SidebarProvider>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { SessionInfo } from '@shared/auth';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';
@@ -54,6 +54,13 @@ function useSessionOnArrival(onSession: (session: SessionInfo) => unknown) {
   }, [onSession]);
 }
 
+/** A `next` address to return to after signing in: a dashboard page of this site only, else the dashboard. */
+export function safeNext(next: string | null): string {
+  if (!next || !next.startsWith(`${PAGE_PATHS.dashboard}`) || next.startsWith('//') || next.includes('\\'))
+    return PAGE_PATHS.dashboard;
+  return next;
+}
+
 /**
  * /auth: the 'Sign In' and 'Sign Up' tabs, or, after a correct password with two-factor on (the session is
  * `two_factor_pending`, also when the page is opened again), the 'Authentication code' step. A signed-in person is
@@ -65,15 +72,18 @@ export function AuthCard() {
   const [createdEmail, setCreatedEmail] = useState('');
   const [pending, setPending] = useState(false);
   const navigate = useNavigate();
+  // Where a signed-out visitor was going (a dashboard page, e.g. /pricing's 'Choose Plus'): back there once signed in.
+  const [params] = useSearchParams();
+  const [next] = useState(() => safeNext(params.get('next')));
   const onSession = useCallback(
     async (session: SessionInfo) => {
       if (session.two_factor_pending) return setPending(true);
       if (!session.user) return;
-      // The dashboard's code first (the sign-in button stays 'Signing in...'), then its address: no page between.
-      await preloadPage(PAGE_PATHS.dashboard);
-      navigate(PAGE_PATHS.dashboard, { replace: true });
+      // The page's code first (the sign-in button stays 'Signing in...'), then its address: no page between.
+      await preloadPage(new URL(next, window.location.origin).pathname);
+      navigate(next, { replace: true });
     },
-    [navigate],
+    [navigate, next],
   );
   useSessionOnArrival(onSession);
   const leave = useCallback(() => setPending(false), []);

@@ -1,7 +1,8 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { clsx } from 'clsx';
-import { SIGN_UP_PATH } from '@shared/routes';
+import { PLAN_FEATURES } from '@shared/plans';
+import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 
 interface Plan {
   name: string;
@@ -11,6 +12,9 @@ interface Plan {
   badge?: string;
   features: readonly string[];
   action: string;
+  /** Where the button leads: sign-up for Free; Settings > Plan with the plan's dialog open for a paid one (a
+   * signed-out visitor goes through /auth and comes back there). */
+  to: string;
   highlighted?: boolean;
 }
 
@@ -21,15 +25,9 @@ const PLANS: readonly Plan[] = [
     price: '$0',
     period: 'forever',
     description: 'Everything you need to share rides and deliveries with your neighbours.',
-    features: [
-      'Unlimited ride requests',
-      'Browse rides',
-      'Verified profiles',
-      'Basic messaging',
-      'Standard support',
-      'Delivery Guarantee up to $50',
-    ],
+    features: PLAN_FEATURES.free,
     action: 'Start with Free',
+    to: SIGN_UP_PATH,
   },
   {
     name: 'Plus',
@@ -37,15 +35,9 @@ const PLANS: readonly Plan[] = [
     period: 'per month',
     description: 'For regular drivers and senders who want more from every trip.',
     badge: 'Most Popular',
-    features: [
-      'Priority listing',
-      'Advanced route planning',
-      // The spec's 'Delivery insurance': no insurer stands behind it, so it is named for what it is (issue 36).
-      'Delivery Guarantee up to $250',
-      'Premium support',
-      'No service fees',
-    ],
+    features: PLAN_FEATURES.plus,
     action: 'Choose Plus',
+    to: `${PAGE_PATHS.planSettings}?plan=plus`,
     highlighted: true,
   },
   {
@@ -54,8 +46,9 @@ const PLANS: readonly Plan[] = [
     period: 'per year',
     description: 'A full year of Plus, with extras for the people who keep their community moving.',
     badge: '17% saving',
-    features: ['Everything in Plus', 'Rewards', 'Early access', 'Dedicated support', 'Ambassador badge'],
+    features: PLAN_FEATURES.community,
     action: 'Choose Community',
+    to: `${PAGE_PATHS.planSettings}?plan=community`,
   },
 ];
 
@@ -96,7 +89,7 @@ export function PricingPlans() {
               ))}
             </ul>
             <Link
-              to={SIGN_UP_PATH}
+              to={plan.to}
               className={clsx(
                 'mt-8 inline-flex h-11 items-center justify-center rounded-md px-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2',
                 plan.highlighted

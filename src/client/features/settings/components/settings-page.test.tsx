@@ -42,7 +42,7 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Payouts, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Plan, Payouts, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
@@ -59,6 +59,7 @@ describe('Settings page', () => {
       'Password',
       'Sessions',
       'Two-factor authentication',
+      'Plan',
       'Payouts',
       'Notifications',
       'Alerts',
