@@ -20,6 +20,7 @@ import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
 import { notify, type NewNotification } from '../notifications';
 import { CHOICE_COLUMNS, type Charged, type PaymentFlow, type PaymentSource } from '../payments';
+import { rewardOnCompletion } from '../plans';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
 
@@ -373,6 +374,9 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     if (move.to === 'completed') {
       const released = await payments.release(tx, booking.id);
       if (released) notices.push(released);
+      // Community's rewards: the 10th, 25th and 50th completed delivery earn credit (issue 38).
+      const reward = await rewardOnCompletion(tx, booking.driverId);
+      if (reward) notices.push(reward);
     }
     if (move.action === 'cancel') {
       const refunded = await payments.refundOnCancel(tx, booking.id, {
