@@ -113,3 +113,7 @@ export const PLAN_TEXT = {
 } as const;
 
 export const PLANS_UNAVAILABLE_MESSAGE = 'Plans cannot be bought with this payment setup yet.';
+
+/** Community's ambassador badge: its visible word, and its name for assistive technology. */
+export const AMBASSADOR_BADGE = 'Ambassador';
+export const AMBASSADOR_BADGE_LABEL = 'Ambassador: a RuralRoute Community member';

@@ -100,6 +100,8 @@ export const profileSchema = z.object({
   /** The three checks ('Email verified', 'Phone verified', 'ID checked'); all three: the 'Verified' badge. */
   verification: verificationStateSchema,
   verified: z.boolean(),
+  /** A Community member (issue 38): the 'Ambassador' badge. */
+  ambassador: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 /** `GET /api/users/:id/reviews?cursor=&limit=`: published reviews of the person, newest first, keyset-paginated. */

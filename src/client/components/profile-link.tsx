@@ -1,17 +1,19 @@
 import { Link } from 'react-router';
 import { profilePath } from '@shared/routes';
 import { cn } from '@/lib/utils';
+import { AmbassadorBadge } from './ambassador-badge';
 import { VerifiedBadge } from './verified-badge';
 
 /**
  * A person's name as the link to their profile, wherever a name is shown (cards, offers, booking pages), followed by
- * the 'Verified' badge when they have it (outside the link: the link's name stays the person's name).
+ * the 'Verified' badge when they have it and Community's 'Ambassador' badge (outside the link: the link's name stays the person's name).
  */
 export function ProfileLink({
   person,
   className,
 }: {
-  person: { id: string; full_name: string; verified?: boolean };
+  /** `ambassador`: a Community member (issue 38), shown where a list carries it. */
+  person: { id: string; full_name: string; verified?: boolean; ambassador?: boolean };
   className?: string;
 }) {
   const link = (
@@ -25,10 +27,22 @@ export function ProfileLink({
       {person.full_name}
     </Link>
   );
-  if (!person.verified) return link;
+  if (!person.verified && !person.ambassador) return link;
   return (
     <>
-      {link} <VerifiedBadge />
+      {link}
+      {person.verified ? (
+        <>
+          {' '}
+          <VerifiedBadge />
+        </>
+      ) : null}
+      {person.ambassador ? (
+        <>
+          {' '}
+          <AmbassadorBadge />
+        </>
+      ) : null}
     </>
   );
 }

@@ -84,6 +84,10 @@ describe('Community rewards', () => {
     expect(
       (await call('POST', '/plan', { cookie: member.token, body: { plan: 'community', card: TEST_CARD } })).status,
     ).toBe(200);
+    // Community's 'Ambassador' badge on the profile, to anyone; none for a Free member.
+    const profile = (id: string) => call<{ ambassador: boolean }>('GET', `/users/${id}`, { cookie: requester.token });
+    expect((await profile(member.user.id)).body.ambassador).toBe(true);
+    expect((await profile(free.user.id)).body.ambassador).toBe(false);
     for (let i = 0; i < 9; i++) await deliver(requester, member);
     expect(await creditBalance(db(), member.user.id)).toBe(0);
     await deliver(requester, member);

@@ -50,6 +50,7 @@ export function createProfileService(db: Db) {
       phoneVerified: sql<boolean>`${profiles.phoneVerifiedAt} is not null`,
       idChecked: sql<boolean>`${profiles.idCheckedAt} is not null`,
       verified: profiles.verified,
+      ambassador: sql<boolean>`${profiles.plan} is not distinct from 'community'`,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -95,6 +96,7 @@ export function createProfileService(db: Db) {
       rating: ratingFrom(row.ratingCount, row.ratingSum),
       verification: { email: row.emailVerified, phone: row.phoneVerified, id: row.idChecked },
       verified: row.verified,
+      ambassador: row.ambassador,
     };
   }
 

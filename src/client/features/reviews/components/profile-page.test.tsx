@@ -1,3 +1,4 @@
+import { AMBASSADOR_BADGE_LABEL } from '@shared/plans';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +23,7 @@ function makeProfile(over: Partial<Profile> = {}): Profile {
     rating: { count: 12, average: 4.8 },
     verification: { email: false, phone: false, id: false },
     verified: false,
+    ambassador: false,
     ...over,
   };
 }
@@ -86,6 +88,17 @@ describe('Profile page', () => {
     const checks = await screen.findByRole('region', { name: /Verification/ });
     expect(within(checks).getByRole('img', { name: VERIFIED_BADGE_LABEL })).toBeVisible();
     expect(within(checks).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it("shows Community's 'Ambassador' badge for a Community member only", async () => {
+    renderProfile({ profile: makeProfile({ ambassador: true }) });
+    expect(await screen.findByRole('img', { name: AMBASSADOR_BADGE_LABEL })).toBeVisible();
+  });
+
+  it("has no 'Ambassador' badge without Community", async () => {
+    renderProfile({ profile: makeProfile() });
+    await screen.findByRole('region', { name: /Verification/ });
+    expect(screen.queryByRole('img', { name: AMBASSADOR_BADGE_LABEL })).not.toBeInTheDocument();
   });
 
   it("says 'No checks yet.' for someone with none", async () => {

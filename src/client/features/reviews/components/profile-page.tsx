@@ -6,6 +6,7 @@ import { VERIFICATION_LABELS } from '@shared/verification';
 import { DetailNotFound, DetailQuery } from '@/components/detail-query';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';
+import { AmbassadorBadge } from '@/components/ambassador-badge';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { useSession } from '@/features/auth';
@@ -77,6 +78,11 @@ function ProfileView({ profile }: { profile: Profile }) {
         <PageHeader title={profile.full_name} description={isMe ? OWN_PROFILE_TEXT : undefined} />
         <Card>
           <CardContent className="space-y-2 pt-6">
+            {profile.ambassador ? (
+              <p>
+                <AmbassadorBadge />
+              </p>
+            ) : null}
             <p className="text-lg">
               <RatingSummaryText rating={profile.rating} className="text-lg font-medium text-foreground" />
             </p>
