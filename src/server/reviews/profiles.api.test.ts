@@ -42,6 +42,7 @@ describe('GET /users/:id', () => {
       // Nothing checked yet (issue 37): no badge.
       verification: { email: false, phone: false, id: false },
       verified: false,
+      ambassador: false,
     });
     // Anyone signed in sees the same, the person included.
     expect((await profileOf(fresh.token, fresh.user.id)).body).toEqual(res.body);
