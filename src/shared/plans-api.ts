@@ -34,3 +34,22 @@ export const planViewSchema = z.object({
 export type PlanView = z.infer<typeof planViewSchema>;
 
 export const planChoiceSchema = z.object({ plan: z.enum(PAID_PLANS) });
+
+/** The 'Paid' tab's plan payments (GET /plan/charges): each paid charge with its receipt's lines. */
+export const planChargeSchema = z.object({
+  id: z.string(),
+  plan: z.enum(PAID_PLANS),
+  kind: z.enum(['subscribe', 'renewal', 'switch']),
+  /** The plan's price for the period, and how it was paid: unused time, credit, card. */
+  amount_cents: z.number().int(),
+  proration_cents: z.number().int(),
+  credit_cents: z.number().int(),
+  card_cents: z.number().int(),
+  /** 'Visa ending in 4242', or null when no card paid. */
+  card: z.string().nullable(),
+  period_start: z.string(),
+  period_end: z.string(),
+  paid_at: z.string(),
+  test_mode: z.boolean(),
+});
+export type PlanCharge = z.infer<typeof planChargeSchema>;

@@ -64,6 +64,8 @@ export const queryKeys = {
   payoutSettings: ['payments', 'payouts'] as const,
   /** Settings > Plan (issue 38): my plan; a plan move reloads payments too (its charge is on 'Paid'). */
   plan: ['plan'] as const,
+  /** The 'Paid' tab's plan payments: under payments, so a plan move's reload of payments reloads them. */
+  planCharges: ['payments', 'plan-charges'] as const,
   adminPayments: ['admin', 'payments'] as const,
   /** The signed-in user (auth's sessionQueryKey): a name change reloads it. */
   session: ['auth', 'session'] as const,

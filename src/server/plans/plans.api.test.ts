@@ -171,6 +171,30 @@ describe('Plans: switching with proration', () => {
     expect(await creditBalance(db(), me.user.id)).toBe(0);
     expect(await planOf(db(), me.user.id)).toBe('community');
     expect(await ledgerTotal(db())).toBe(0);
+    // Both charges on the 'Paid' tab, newest first, with their receipts' lines; a page at a time.
+    const page = await call<{ items: Record<string, unknown>[]; next_cursor: string | null }>(
+      'GET',
+      '/plan/charges?limit=1',
+      {
+        cookie: me.token,
+      },
+    );
+    expect(page.body.items).toEqual([
+      expect.objectContaining({
+        plan: 'community',
+        kind: 'switch',
+        amount_cents: COMMUNITY,
+        card: 'Visa ending in 4242',
+      }),
+    ]);
+    const next = await call<{ items: Record<string, unknown>[]; next_cursor: string | null }>(
+      'GET',
+      `/plan/charges?limit=1&cursor=${page.body.next_cursor}`,
+      { cookie: me.token },
+    );
+    expect(next.body.items).toEqual([expect.objectContaining({ plan: 'plus', kind: 'subscribe', card_cents: PLUS })]);
+    expect(next.body.next_cursor).toBeNull();
+    expect((await call('GET', '/plan/charges?limit=abc', { cookie: me.token })).status).toBe(400);
   });
 
   it('Community to Plus: the unused year pays the month, the rest stays as RuralRoute credit', async () => {

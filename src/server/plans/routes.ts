@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { INPUT_FALLBACK_MESSAGE } from '../../shared/marketplace';
+import { INPUT_FALLBACK_MESSAGE, pageQuerySchema, pageSchema } from '../../shared/marketplace';
 import { cardSchema } from '../../shared/payments';
-import { planChoiceSchema, planViewSchema } from '../../shared/plans-api';
+import { planChargeSchema, planChoiceSchema, planViewSchema } from '../../shared/plans-api';
 import { objectBody } from '../http/body';
 import { errorResponses } from '../http/openapi';
 import { currentAuth, requireAuth } from '../http/session';
@@ -66,12 +66,27 @@ const cardRoute = createRoute({
   responses: { ...answer('The card for renewals (a failed renewal is tried again with it)'), ...moveErrors },
 });
 
+const chargesRoute = createRoute({
+  method: 'get',
+  path: '/charges',
+  tags: ['plans'],
+  request: { query: pageQuerySchema },
+  responses: {
+    200: {
+      description: "My plan's payments, newest first: the 'Paid' tab's plan payments and their receipts",
+      content: { 'application/json': { schema: pageSchema(planChargeSchema) } },
+    },
+    ...errorResponses(400, 401),
+  },
+});
+
 /** `/plan`: my own plan only; signed in; every move write-throttled. */
 export function planRoutes(plans: Plans, throttle: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
   router.use('*', requireAuth);
   const me = (c: Parameters<typeof currentAuth>[0]) => currentAuth(c).user.id;
   router.openapi(viewRoute, async (c) => c.json(await plans.view(me(c)), 200));
+  router.openapi(chargesRoute, async (c) => c.json(await plans.charges(me(c), c.req.valid('query')), 200));
   router.openapi({ ...subscribeRoute, middleware: [throttle] }, async (c) => {
     const body = c.req.valid('json');
     return c.json(await plans.subscribe(me(c), body.plan, body.card), 200);

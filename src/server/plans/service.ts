@@ -1,4 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Page } from '../../shared/marketplace';
+import { cardLabel } from '../../shared/notifications';
 import { creditApplied } from '../../shared/money';
 import { CARD_DECLINED_MESSAGE, type Card } from '../../shared/payments';
 import {
@@ -11,7 +14,8 @@ import {
   unusedCents,
   type PaidPlan,
 } from '../../shared/plans';
-import type { PlanView } from '../../shared/plans-api';
+import type { PlanCharge, PlanView } from '../../shared/plans-api';
+import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { planCharges, planSubscriptions, profiles, users } from '../db/schema';
@@ -656,7 +660,34 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
     return stale.length;
   }
 
-  return { view, subscribe, switchPlan, cancel, resume, updateCard, renew, sweep };
+  /** The 'Paid' tab's plan payments: my paid charges, newest first (keyset pages). */
+  const chargeList = keysetList({
+    name: 'plan_charges_paid',
+    from: () => db.select().from(planCharges).$dynamic(),
+    filter: sql`${planCharges.userId} = ${sql.placeholder('userId')} and ${planCharges.state} = 'paid'`,
+    after: sql`(${planCharges.createdAt}, ${planCharges.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)`,
+    orderBy: [desc(planCharges.createdAt), desc(planCharges.id)],
+    cursor: z.tuple([cursorInstant, cursorUuid]),
+    bind: ([at, id]) => ({ at, id }),
+    sortKey: (r) => [r.createdAt.toISOString(), r.id],
+  });
+  const charges = (userId: string, page: PageRequest): Promise<Page<PlanCharge>> =>
+    chargeList({ userId }, page, (r) => ({
+      id: r.id,
+      plan: r.plan as PaidPlan,
+      kind: r.kind as PlanCharge['kind'],
+      amount_cents: r.amountCents,
+      proration_cents: r.prorationCents,
+      credit_cents: r.creditCents,
+      card_cents: r.cardCents,
+      card: r.cardCents > 0 && r.cardLast4 ? cardLabel(r.cardBrand, r.cardLast4) : null,
+      period_start: r.periodStart.toISOString(),
+      period_end: r.periodEnd.toISOString(),
+      paid_at: r.paidAt!.toISOString(),
+      test_mode: r.provider === 'test',
+    }));
+
+  return { view, subscribe, switchPlan, cancel, resume, updateCard, renew, sweep, charges };
 }
 
 export type Plans = ReturnType<typeof createPlans>;

@@ -4,4 +4,3 @@ export { ReceiptPage } from './components/receipt-page';
 export { PayoutsSection } from './components/payouts-section';
 export { AdminPaymentsPage } from './components/admin-payments-page';
 export { LedgerTable } from './components/ledger-table';
-export { TestModeNotice } from './components/test-mode-notice';

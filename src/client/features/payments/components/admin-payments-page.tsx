@@ -26,7 +26,7 @@ import {
 import { ChargebackCard } from './chargeback-card';
 import { LedgerTable } from './ledger-table';
 import { ReserveFundForm } from './reserve-fund-form';
-import { TestModeNotice } from './test-mode-notice';
+import { TestModeNotice } from '@/components/test-mode-notice';
 
 const TOTALS: [keyof AdminPayments['totals'], string][] = [
   ['held_cents', 'Held'],

@@ -9,7 +9,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { formatInstant } from '@/lib/format';
 import { useCredit, useEarnedPayments, useEarnings, usePaidPayments } from '../api/payments';
-import { TestModeNotice } from './test-mode-notice';
+import { TestModeNotice } from '@/components/test-mode-notice';
+import { PlanPayments } from '@/features/plans';
 
 export const PAID_EMPTY_TEXT = 'You have not paid for a delivery yet.';
 export const EARNED_EMPTY_TEXT = 'You have not earned anything yet. Deliveries you carry for pay show here.';
@@ -165,6 +166,7 @@ export function PaymentsPage() {
         <TabsContent value="paid" className="mt-4 space-y-4">
           <CreditBalance />
           <PaginatedList query={usePaidPayments()} what="your payments" empty={PAID_EMPTY_TEXT} renderItem={paidRow} />
+          <PlanPayments />
         </TabsContent>
         <TabsContent value="earned" className="mt-4 space-y-6">
           <Totals />

@@ -12,7 +12,7 @@ import { Dialog, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { messageOf, toastFirstError } from '@/lib/form-errors';
 import { usePayoutSettings, useSetUpPayouts } from '../api/payments';
-import { TestModeNotice } from './test-mode-notice';
+import { TestModeNotice } from '@/components/test-mode-notice';
 
 type BankForm = z.input<typeof payoutBankSchema>;
 const EMPTY: BankForm = { routing_number: '', account_number: '' };

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { formatInstant } from '@/lib/format';
 import { useReceipt } from '../api/payments';
-import { TestModeNotice } from './test-mode-notice';
+import { TestModeNotice } from '@/components/test-mode-notice';
 
 function ReceiptView({ receipt: r }: { receipt: Receipt }) {
   const requester = r.role === 'requester';

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LONG_DATE_UTC } from '@shared/dates';
 import { planName, PLAN_TEXT, type PaidPlan } from '@shared/plans';
-import { planViewSchema, type PlanView } from '@shared/plans-api';
+import { planChargeSchema, planViewSchema, type PlanView } from '@shared/plans-api';
 import type { CardValues } from '@/components/card-fields';
 import { api } from '@/lib/api-client';
 import { toastMutationError } from '@/lib/mutation-errors';
+import { listQuery } from '@/lib/pagination';
 import { queryKeys } from '@/lib/query-keys';
 import { toastSuccess } from '@/lib/toast';
 
@@ -71,3 +72,10 @@ export function usePlanMove() {
       ]),
   });
 }
+
+/** GET /plan/charges: my plan's payments, newest first (the 'Paid' tab). */
+export const usePlanCharges = listQuery({
+  path: '/plan/charges',
+  item: planChargeSchema,
+  queryKey: queryKeys.planCharges,
+});

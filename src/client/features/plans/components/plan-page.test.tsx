@@ -5,6 +5,7 @@ import { TEST_MODE_NOTICE } from '@shared/payments';
 import type { PlanView } from '@shared/plans-api';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { PlanPage } from './plan-page';
+import { PlanPayments } from './plan-payments';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -106,5 +107,41 @@ describe('Settings > Plan', () => {
     await userEvent.click(within(banner).getByRole('button', { name: 'Update card' }));
     expect(await screen.findByRole('dialog', { name: 'Update card' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save card and pay' })).toBeInTheDocument();
+  });
+});
+
+describe("The 'Paid' tab's plan payments", () => {
+  it('lists each plan payment with its receipt', async () => {
+    stubApi({
+      'GET /plan/charges': () => ({
+        body: {
+          items: [
+            {
+              id: '11111111-1111-4111-8111-111111111111',
+              plan: 'community',
+              kind: 'switch',
+              amount_cents: 4999,
+              proration_cents: 330,
+              credit_cents: 0,
+              card_cents: 4669,
+              card: 'Visa ending in 4242',
+              period_start: '2026-11-30T12:00:00.000Z',
+              period_end: '2027-11-30T12:00:00.000Z',
+              paid_at: '2026-11-30T12:00:00.000Z',
+              test_mode: true,
+            },
+          ],
+          next_cursor: null,
+        },
+      }),
+    });
+    renderWithProviders(<PlanPayments />);
+    const section = await screen.findByRole('region', { name: 'Plan payments' });
+    expect(await within(section).findByText('RuralRoute Community', { selector: 'p' })).toBeInTheDocument();
+    expect(within(section).getByText('$46.69', { selector: 'span' })).toBeInTheDocument();
+    await userEvent.click(within(section).getByText('Receipt'));
+    expect(within(section).getByText('Unused time credited').nextSibling).toHaveTextContent('-$3.30');
+    expect(within(section).getByText('Visa ending in 4242')).toBeVisible();
+    expect(within(section).getByText('November 30, 2026 to November 30, 2027')).toBeVisible();
   });
 });

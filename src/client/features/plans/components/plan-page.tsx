@@ -23,7 +23,7 @@ import { QueryLoadError } from '@/components/query-load-error';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { TestModeNotice } from '@/features/payments';
+import { TestModeNotice } from '@/components/test-mode-notice';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
 import { longDate, usePlan, usePlanMove } from '../api/plan';
