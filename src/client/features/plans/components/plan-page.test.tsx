@@ -6,6 +6,7 @@ import type { PlanView } from '@shared/plans-api';
 import { renderWithProviders, stubApi } from '@/test/render';
 import { PlanPage } from './plan-page';
 import { PlanPayments } from './plan-payments';
+import { PlanPaymentBanner } from './plan-payment-banner';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -143,5 +144,27 @@ describe("The 'Paid' tab's plan payments", () => {
     expect(within(section).getByText('Unused time credited').nextSibling).toHaveTextContent('-$3.30');
     expect(within(section).getByText('Visa ending in 4242')).toBeVisible();
     expect(within(section).getByText('November 30, 2026 to November 30, 2027')).toBeVisible();
+  });
+});
+
+describe("The dashboard's banner after a failed renewal", () => {
+  it('shows while the plan is past due, with the way to a new card', async () => {
+    stubApi({
+      'GET /plan': () => ({ body: { ...plus, status: 'past_due', grace_until: '2027-01-06T12:00:00.000Z' } }),
+    });
+    renderWithProviders(<PlanPaymentBanner />);
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Your payment failed. Update your card to keep Plus.');
+    expect(within(banner).getByRole('link', { name: 'Update card' })).toHaveAttribute(
+      'href',
+      '/dashboard/settings/plan',
+    );
+  });
+
+  it('shows nothing while the plan is paid', async () => {
+    const calls = stubApi({ 'GET /plan': () => ({ body: plus }) });
+    renderWithProviders(<PlanPaymentBanner />);
+    await waitFor(() => expect(calls.length).toBe(1));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
