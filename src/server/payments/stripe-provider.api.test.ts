@@ -77,6 +77,7 @@ describe('choosing a driver pays through Stripe', () => {
       total_cents: TOTAL,
       credit_cents: 0,
       card_cents: TOTAL,
+      fee_waived_by: null,
       test_mode: false,
       provider: 'stripe',
       publishable_key: PUBLISHABLE_KEY,
