@@ -142,7 +142,7 @@ const beforeKey = (at: unknown, id: unknown) =>
 const beforeCursor = beforeKey(sql.placeholder('at'), sql.placeholder('id'));
 
 /**
- * Browse (issue 38, docs/decisions/033-priority-listing.md): newest hour of posting (UTC) first, a Plus or Community
+ * Browse (issue 38, docs/decisions/034-priority-listing.md): newest hour of posting (UTC) first, a Plus or Community
  * requester's requests first within it, then newest first. All four keys descend: one row comparison over
  * delivery_requests_open_created_idx, scanned backwards. The cursor's hour is its instant's.
  */

@@ -133,7 +133,7 @@ const afterKey = (date: unknown, time: unknown, id: unknown) =>
 const afterCursor = afterKey(sql.placeholder('date'), sql.placeholder('time'), sql.placeholder('id'));
 
 /**
- * Browse (issue 38, docs/decisions/033-priority-listing.md): by day, a Plus or Community driver's rides first within
+ * Browse (issue 38, docs/decisions/034-priority-listing.md): by day, a Plus or Community driver's rides first within
  * it, then by time and id. The priority key is `not priority`, so all four keys ascend: one row comparison over
  * rides_active_departure_idx.
  */

@@ -1,6 +1,6 @@
 -- Priority listing (issue 38): on Browse Rides (within each day) and Browse Requests (within each hour of posting),
 -- Plus and Community members' listings come first. Each listing carries its poster's paid plan as `priority`, so the
--- browse order is its own row's and one index range serves it (decision 033).
+-- browse order is its own row's and one index range serves it (decision 034).
 DROP INDEX "delivery_requests_open_created_idx";--> statement-breakpoint
 DROP INDEX "rides_active_departure_idx";--> statement-breakpoint
 ALTER TABLE "delivery_requests" ADD COLUMN "priority" boolean DEFAULT false NOT NULL;--> statement-breakpoint
