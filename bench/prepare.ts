@@ -13,16 +13,17 @@ const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
  * benchmark time goes to paging there.
  */
 export async function prepare(db: Database['db']) {
-  const [ride] = await rows<{ d: string; t: string; id: string }>(
+  const [ride] = await rows<{ d: string; priority: boolean; t: string; id: string }>(
     db,
-    sql`select departure_date::text as d, coalesce(departure_time, time '24:00')::text as t, id::text as id
+    sql`select departure_date::text as d, priority, coalesce(departure_time, time '24:00')::text as t, id::text as id
         from rides where status = 'active' and departure_date >= current_date - 1
-        order by departure_date, coalesce(departure_time, time '24:00'), id offset 9999 limit 1`,
+        order by departure_date, not priority, coalesce(departure_time, time '24:00'), id offset 9999 limit 1`,
   );
-  const [request] = await rows<{ at: string; id: string }>(
+  const [request] = await rows<{ priority: boolean; at: string; id: string }>(
     db,
-    sql`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, id::text as id
-        from delivery_requests where status = 'open' order by created_at desc, id desc offset 9999 limit 1`,
+    sql`select priority, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, id::text as id
+        from delivery_requests where status = 'open'
+        order by date_trunc('hour', created_at at time zone 'UTC') desc, priority desc, created_at desc, id desc offset 9999 limit 1`,
   );
   if (!ride || !request) throw new Error('seed produced too few rows for a deep page');
   // The profile rows read the user with the most published reviews.
@@ -55,8 +56,8 @@ export async function prepare(db: Database['db']) {
         join users u on u.id = b.driver_id where b.status = 'confirmed' order by md5(b.id::text)`,
   );
   return {
-    deepRides: encodeCursor([ride.d, ride.t, ride.id]),
-    deepRequests: encodeCursor([request.at, request.id]),
+    deepRides: encodeCursor([ride.d, ride.priority ? '1' : '0', ride.t, ride.id]),
+    deepRequests: encodeCursor([request.priority ? '1' : '0', request.at, request.id]),
     // Driver = the next user after the owner: never their own request, never the same pair twice.
     acceptPairs: owners.map((o) => ({ requestId: o.id, driver: o.owner % USERS })),
     // Token index = user number - 1.

@@ -186,6 +186,11 @@ export const rideSchema = z.object({
   poster_rating: ratingSummarySchema,
   /** The poster has the 'Verified' badge (email, phone and ID checked). */
   poster_verified: z.boolean(),
+  /**
+   * A priority listing (issue 38): the poster is a Plus or Community member, so Browse lists it first within its day
+   * and its card shows 'Priority'. Absent from older answers: false.
+   */
+  priority: z.boolean().default(false),
   is_own: z.boolean(),
   /** Each end's chosen place and coordinates; null when typed as free text. */
   origin_point: pointSchema,
@@ -208,6 +213,11 @@ export const deliveryRequestSchema = requestFieldsSchema.extend({
   requester_rating: ratingSummarySchema,
   /** The requester has the 'Verified' badge (email, phone and ID checked). */
   requester_verified: z.boolean(),
+  /**
+   * A priority listing (issue 38): the requester is a Plus or Community member, so Browse lists it first within its
+   * hour of posting and its card shows 'Priority'. Absent from older answers: false.
+   */
+  priority: z.boolean().default(false),
   is_own: z.boolean(),
   /** The viewer has already accepted it (browse): the card shows a disabled 'Offer sent' instead of Accept. */
   accepted_by_me: z.boolean(),

@@ -28,6 +28,7 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     poster_id: ADA.id,
     poster_rating: NO_RATING,
     poster_verified: false,
+    priority: false,
     is_own: true,
     // Typed as free text: no place chosen.
     origin_point: null,
@@ -52,6 +53,7 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     requester_id: ADA.id,
     requester_rating: NO_RATING,
     requester_verified: false,
+    priority: false,
     is_own: false,
     accepted_by_me: false,
     // Typed as free text: no place chosen.

@@ -6,6 +6,7 @@ import { forgedCursor, validInstant, validDate, validTime, validUuid } from '../
 import { DomainError } from '../core/domain-error';
 import {
   cursorDate,
+  cursorFlag,
   cursorInstant,
   cursorTime,
   cursorUuid,
@@ -14,9 +15,11 @@ import {
   isCanonicalInstant,
 } from './cursor';
 
-/** The two cursor shapes the lists use (rides; requests and bookings). */
+/** The cursor shapes the lists use (rides; requests and bookings; Browse's with the priority flag, issue 38). */
 const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
 const newestFirstCursor = z.tuple([cursorInstant, cursorUuid]);
+const rideBrowseCursor = z.tuple([cursorDate, cursorFlag, cursorTime, cursorUuid]);
+const requestBrowseCursor = z.tuple([cursorFlag, cursorInstant, cursorUuid]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const inYearRange = (iso: string) => /^\d{4}-/.test(iso) && Number(iso.slice(0, 4)) >= 1000;
@@ -51,6 +54,20 @@ describe('decodeCursor under forged input', () => {
           expect(inYearRange(at)).toBe(true);
           expect(id).toMatch(UUID);
         }
+        // Browse's cursors (issue 38): the priority flag is exactly '0' or '1', the other parts as above.
+        const rideBrowse = decodeOrRefusal(cursor, rideBrowseCursor).parts;
+        if (rideBrowse) {
+          expect(['0', '1']).toContain(rideBrowse[1]);
+          expect(rideBrowse[2]).toMatch(/^(([01]\d|2[0-3]):[0-5]\d:[0-5]\d|24:00:00)$/);
+          expect(rideBrowse[3]).toMatch(UUID);
+        }
+        const requestBrowse = decodeOrRefusal(cursor, requestBrowseCursor).parts;
+        if (requestBrowse) {
+          expect(['0', '1']).toContain(requestBrowse[0]);
+          expect(new Date(requestBrowse[1]).toISOString()).toBe(requestBrowse[1]);
+          expect(requestBrowse[2]).toMatch(UUID);
+        }
+        if (cursor.length > 200) expect(rideBrowse ?? requestBrowse).toBeUndefined();
         if (cursor.length > 200) expect(ride ?? newest).toBeUndefined();
       }),
       { numRuns: 3000 },
@@ -59,10 +76,19 @@ describe('decodeCursor under forged input', () => {
 
   it('gives back exactly the parts of any cursor the server itself made', () => {
     fc.assert(
-      fc.property(validDate, validTime, validUuid, validInstant, (date, time, id, at) => {
-        expect(decodeCursor(encodeCursor([date, time, id]), rideCursor)).toEqual([date, time, id]);
-        expect(decodeCursor(encodeCursor([at, id]), newestFirstCursor)).toEqual([at, id]);
-      }),
+      fc.property(
+        validDate,
+        validTime,
+        validUuid,
+        validInstant,
+        fc.constantFrom('0', '1'),
+        (date, time, id, at, flag) => {
+          expect(decodeCursor(encodeCursor([date, time, id]), rideCursor)).toEqual([date, time, id]);
+          expect(decodeCursor(encodeCursor([at, id]), newestFirstCursor)).toEqual([at, id]);
+          expect(decodeCursor(encodeCursor([date, flag, time, id]), rideBrowseCursor)).toEqual([date, flag, time, id]);
+          expect(decodeCursor(encodeCursor([flag, at, id]), requestBrowseCursor)).toEqual([flag, at, id]);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -25,6 +25,8 @@ export const cursorDate = z
   .string()
   .regex(/^[1-9]\d{3}-\d{2}-\d{2}$/)
   .refine(isValidIsoDate);
+/** A yes/no sort key, e.g. a priority listing ('1') or not ('0'). */
+export const cursorFlag = z.enum(['0', '1']);
 /** A PostgreSQL time as it comes back from the driver; '24:00:00' is the sort key of rides without a time. */
 export const cursorTime = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d:[0-5]\d|24:00:00)$/);
 

@@ -5,7 +5,7 @@ import type { Page } from '../../shared/marketplace';
 import { decodeCursor, toPage } from './cursor';
 
 // Services build their lists here: these are the cursor parts their sort keys are made of (see cursor.ts).
-export { cursorDate, cursorInstant, cursorMicros, cursorTime, cursorUuid } from './cursor';
+export { cursorDate, cursorFlag, cursorInstant, cursorMicros, cursorTime, cursorUuid } from './cursor';
 
 export interface PageRequest {
   cursor?: string;

@@ -8,6 +8,8 @@ import {
   forgedCursor,
   validAlongRouteCursor,
   validNewestFirstCursor,
+  validRequestBrowseCursor,
+  validRideBrowseCursor,
   validRideCursor,
 } from '../test/cursors';
 
@@ -164,12 +166,16 @@ describe('every list under forged cursors and limits', () => {
 
   it('answers a page for any well-formed cursor anywhere in the accepted range (PostgreSQL casts every part)', async () => {
     const alongRoute = (p: string) => p.endsWith('/along-route');
-    const rideLists = () => lists.filter((p) => p.startsWith('/rides/') && !alongRoute(p));
-    const otherLists = () => lists.filter((p) => !p.startsWith('/rides/'));
+    // Browse orders by priority too (issue 38): its cursors have a shape of their own.
+    const browse = (p: string) => p.endsWith('/browse');
+    const rideLists = () => lists.filter((p) => p.startsWith('/rides/') && !alongRoute(p) && !browse(p));
+    const otherLists = () => lists.filter((p) => !p.startsWith('/rides/') && !browse(p));
     const pick = fc.oneof(
       fc.tuple(fc.constantFrom(...rideLists()), validRideCursor),
       fc.tuple(fc.constantFrom(...otherLists()), validNewestFirstCursor),
       fc.tuple(fc.constantFrom(...lists.filter(alongRoute)), validAlongRouteCursor),
+      fc.tuple(fc.constant('/rides/browse'), validRideBrowseCursor),
+      fc.tuple(fc.constant('/requests/browse'), validRequestBrowseCursor),
     );
     await fc.assert(
       fc.asyncProperty(pick, fc.integer({ min: 1, max: 50 }), async ([path, cursor], limit) => {

@@ -41,6 +41,8 @@ describe('GET /requests/:id', () => {
         total_cents: 1375,
         credit_cents: 0,
         card_cents: 1375,
+        // A Free requester: no plan waives the fee (issue 38).
+        fee_waived_by: null,
         test_mode: true,
         provider: 'test',
         publishable_key: null,

@@ -11,11 +11,11 @@ import { DomainError, notFound } from '../core/domain-error';
 import { Outbox } from '../events';
 import { notify } from '../notifications';
 import type { Db } from '../db/client';
-import { bookings, deliveryRequests, profiles, users } from '../db/schema';
+import { bookings, deliveryRequests, profiles, requestHourKey, users } from '../db/schema';
 import { blockedWith } from '../blocks';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
-import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { cursorFlag, cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
 import type { PageJson } from '../core/page-json';
 import { createListCache, myListCache } from '../listings';
@@ -47,6 +47,8 @@ interface RequestFields {
 }
 
 const requestCursor = z.tuple([cursorInstant, cursorUuid]);
+/** Browse: a priority listing ('1') or not ('0'), the instant, the id; the hour is the instant's (issue 38). */
+const browseCursor = z.tuple([cursorFlag, cursorInstant, cursorUuid]);
 
 const columns = {
   id: deliveryRequests.id,
@@ -58,6 +60,7 @@ const columns = {
   neededByDate: deliveryRequests.neededByDate,
   compensationCents: deliveryRequests.compensationCents,
   status: deliveryRequests.status,
+  priority: deliveryRequests.priority,
   createdAt: deliveryRequests.createdAt,
   pickupPlaceId: deliveryRequests.pickupPlaceId,
   pickupLat: deliveryRequests.pickupLat,
@@ -80,6 +83,8 @@ interface RequestRow {
   neededByDate: string | null;
   compensationCents: number | null;
   status: string;
+  /** The requester has a paid plan (issue 38): Browse lists it first within its hour, with the 'Priority' label. */
+  priority: boolean;
   createdAt: Date;
   pickupPlaceId: number | null;
   pickupLat: number | null;
@@ -113,6 +118,7 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     requester_id: row.userId,
     requester_rating: ratingFrom(row.ratingCount, row.ratingSum),
     requester_verified: row.ownerVerified,
+    priority: row.priority,
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
     ...(row.offerCount === undefined ? {} : { offer_count: row.offerCount }),
@@ -134,6 +140,23 @@ const sortKey = (row: RequestRow) => [row.createdAt.toISOString(), row.id] as co
 const beforeKey = (at: unknown, id: unknown) =>
   sql`(${deliveryRequests.createdAt}, ${deliveryRequests.id}) < (${at}::timestamptz, ${id}::uuid)`;
 const beforeCursor = beforeKey(sql.placeholder('at'), sql.placeholder('id'));
+
+/**
+ * Browse (issue 38, docs/decisions/034-priority-listing.md): newest hour of posting (UTC) first, a Plus or Community
+ * requester's requests first within it, then newest first. All four keys descend: one row comparison over
+ * delivery_requests_open_created_idx, scanned backwards. The cursor's hour is its instant's.
+ */
+const browseSortKey = (row: RequestRow) => [row.priority ? '1' : '0', row.createdAt.toISOString(), row.id] as const;
+const browseOrder = [
+  desc(requestHourKey(deliveryRequests)),
+  desc(deliveryRequests.priority),
+  desc(deliveryRequests.createdAt),
+  desc(deliveryRequests.id),
+];
+const beforeBrowseKey = (priority: unknown, at: unknown, id: unknown) =>
+  sql`(${requestHourKey(deliveryRequests)}, ${deliveryRequests.priority}, ${deliveryRequests.createdAt}, ${deliveryRequests.id})
+    < (${requestHourKey({ createdAt: sql`${at}::timestamptz` })}, ${priority}::boolean, ${at}::timestamptz, ${id}::uuid)`;
+const beforeBrowseCursor = beforeBrowseKey(sql.placeholder('priority'), sql.placeholder('at'), sql.placeholder('id'));
 
 /** Runs inside the transaction that creates a request, with its id (app.ts: alerts for new requests). */
 export type OnRequestCreated = (tx: Db, requestId: string) => Promise<unknown>;
@@ -192,7 +215,11 @@ export function createRequestService(
     name: 'requests_browse',
     from: () => browseFrom(sql.placeholder('viewerId'), {}),
     filter: browsable(sql.placeholder('viewerId')),
-    ...newestFirst,
+    after: beforeBrowseCursor,
+    orderBy: browseOrder,
+    cursor: browseCursor,
+    bind: ([priority, at, id]) => ({ priority, at, id }),
+    sortKey: browseSortKey,
   });
   // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list; the viewer's own
   // offers on a cached page are read with the list's version (src/server/listings).
@@ -218,9 +245,11 @@ export function createRequestService(
   }
 
   /**
-   * Open requests, newest first. Without filters: the prepared statements. With them (docs/places.md): needed-by
-   * date from/to (undated requests match any range), every 'Search' word in the title, description or locations,
-   * and with 'Near' the pickup or delivery within the radius, nearest first (cursor: miles, id).
+   * Open requests, newest hour of posting first, Plus and Community requesters' requests first within an hour, then
+   * newest first (issue 38). Without filters: the prepared statements. With them (docs/places.md): needed-by date
+   * from/to (undated requests match any range), every 'Search' word in the title, description or locations, in the
+   * same order; with 'Near' the pickup or delivery within the radius, nearest first (cursor: miles, id), where a
+   * priority request keeps its label but not a place ahead of nearer ones.
    */
   async function browse(
     viewerId: string,
@@ -244,12 +273,12 @@ export function createRequestService(
     );
     const limit = query.limit + 1;
     if (near === undefined) {
-      const key = decodeCursor(query.cursor, requestCursor);
+      const key = decodeCursor(query.cursor, browseCursor);
       const rows = await browseFrom(viewerId, {})
-        .where(and(filters, key ? beforeKey(...key) : undefined))
-        .orderBy(desc(deliveryRequests.createdAt), desc(deliveryRequests.id))
+        .where(and(filters, key ? beforeBrowseKey(...key) : undefined))
+        .orderBy(...browseOrder)
         .limit(limit);
-      return toPage(rows, query.limit, toItem, sortKey);
+      return toPage(rows, query.limit, toItem, browseSortKey);
     }
     // 'Near': the page is cut on the point indexes first (nearestPage), with the owner checks as hashed sets, then
     // only its rows are read and joined.

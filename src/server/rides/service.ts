@@ -5,11 +5,11 @@ import { DEFAULT_WITHIN_MILES } from '../../shared/places';
 import type { BrowseQuery, Page, Ride } from '../../shared/marketplace';
 import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
-import { profiles, rideTimeKey, rides, users } from '../db/schema';
+import { profiles, ridePriorityKey, rideTimeKey, rides, users } from '../db/schema';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { blockedWith } from '../blocks';
-import { cursorDate, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
+import { cursorDate, cursorFlag, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
 import { notFound } from '../core/domain-error';
 import type { PageJson } from '../core/page-json';
@@ -41,6 +41,8 @@ interface RideFields {
 }
 
 const rideCursor = z.tuple([cursorDate, cursorTime, cursorUuid]);
+/** Browse: the day, a priority listing ('1') or not ('0'), the time key, the id (issue 38). */
+const browseCursor = z.tuple([cursorDate, cursorFlag, cursorTime, cursorUuid]);
 
 const columns = {
   id: rides.id,
@@ -52,6 +54,7 @@ const columns = {
   availableSpace: rides.availableSpace,
   notes: rides.notes,
   status: rides.status,
+  priority: rides.priority,
   createdAt: rides.createdAt,
   originPlaceId: rides.originPlaceId,
   originLat: rides.originLat,
@@ -75,6 +78,8 @@ interface RideRow {
   availableSpace: string | null;
   notes: string | null;
   status: string;
+  /** The driver has a paid plan (issue 38): Browse lists it first within its day, with the 'Priority' label. */
+  priority: boolean;
   createdAt: Date;
   originPlaceId: number | null;
   originLat: number | null;
@@ -109,6 +114,7 @@ function toRide(row: RideRow, viewerId: string): Ride {
     poster_id: row.userId,
     poster_rating: ratingFrom(row.ratingCount, row.ratingSum),
     poster_verified: row.ownerVerified,
+    priority: row.priority,
     is_own: row.userId === viewerId,
     origin_point: pointOf(row.originPlaceId, row.originLat, row.originLon),
     destination_point: pointOf(row.destinationPlaceId, row.destinationLat, row.destinationLon),
@@ -117,12 +123,32 @@ function toRide(row: RideRow, viewerId: string): Ride {
   };
 }
 
+/** My Rides: (date, time-or-end-of-day, id). */
 const sortKey = (row: RideRow) => [row.departureDate, row.departureTime ?? '24:00:00', row.id] as const;
+const departureOrder = [asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id)];
 
 /** Rows after the cursor in (date, time-or-end-of-day, id) order: one row comparison the indexes can range-scan. */
 const afterKey = (date: unknown, time: unknown, id: unknown) =>
   sql`(${rides.departureDate}, ${rideTimeKey(rides)}, ${rides.id}) > (${date}::date, ${time}::time, ${id}::uuid)`;
 const afterCursor = afterKey(sql.placeholder('date'), sql.placeholder('time'), sql.placeholder('id'));
+
+/**
+ * Browse (issue 38, docs/decisions/034-priority-listing.md): by day, a Plus or Community driver's rides first within
+ * it, then by time and id. The priority key is `not priority`, so all four keys ascend: one row comparison over
+ * rides_active_departure_idx.
+ */
+const browseSortKey = (row: RideRow) =>
+  [row.departureDate, row.priority ? '1' : '0', row.departureTime ?? '24:00:00', row.id] as const;
+const browseOrder = [asc(rides.departureDate), asc(ridePriorityKey(rides)), asc(rideTimeKey(rides)), asc(rides.id)];
+const afterBrowseKey = (date: unknown, priority: unknown, time: unknown, id: unknown) =>
+  sql`(${rides.departureDate}, ${ridePriorityKey(rides)}, ${rideTimeKey(rides)}, ${rides.id})
+    > (${date}::date, not ${priority}::boolean, ${time}::time, ${id}::uuid)`;
+const afterBrowseCursor = afterBrowseKey(
+  sql.placeholder('date'),
+  sql.placeholder('priority'),
+  sql.placeholder('time'),
+  sql.placeholder('id'),
+);
 
 /** Runs inside the transaction that creates a ride, with its id (app.ts: alerts for new rides). */
 export type OnRideCreated = (tx: Db, rideId: string) => Promise<unknown>;
@@ -148,16 +174,32 @@ export function createRideService(
       from: () => from().innerJoin(profiles, eq(profiles.userId, rides.userId)),
       filter,
       after: afterCursor,
-      orderBy: [asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id)],
+      orderBy: departureOrder,
       cursor: rideCursor,
       bind: ([date, time, id]) => ({ date, time, id }),
       sortKey,
     });
+  // My Rides keep the departure order: priority is Browse's alone.
   const mine = list('rides_mine', sql`${rides.userId} = ${sql.placeholder('userId')}`);
   // Browse leaves out a suspended driver's rides and anyone blocked either way with the viewer: one primary-key
   // probe of users and two of blocks per row read, on top of the same index range (bench/explain.ts).
-  const browseFrom = () => db.select(columns).from(rides).innerJoin(users, eq(users.id, rides.userId)).$dynamic();
-  const active = list('rides_browse', browsable(sql.placeholder('today'), sql.placeholder('viewerId')), browseFrom);
+  const browseFrom = () =>
+    db
+      .select(columns)
+      .from(rides)
+      .innerJoin(users, eq(users.id, rides.userId))
+      .innerJoin(profiles, eq(profiles.userId, rides.userId))
+      .$dynamic();
+  const active = keysetList({
+    name: 'rides_browse',
+    from: browseFrom,
+    filter: browsable(sql.placeholder('today'), sql.placeholder('viewerId')),
+    after: afterBrowseCursor,
+    orderBy: browseOrder,
+    cursor: browseCursor,
+    bind: ([date, priority, time, id]) => ({ date, priority, time, id }),
+    sortKey: browseSortKey,
+  });
   // Unfiltered browse pages, shared by every viewer with no block, until a write changes the list (src/server/listings).
   const cachedBrowse = createListCache<Ride>(db, {
     list: 'rides',
@@ -176,9 +218,11 @@ export function createRideService(
   }
 
   /**
-   * Active rides departing today (anywhere on Earth) or later, soonest first; not a suspended or blocked driver's.
-   * Without filters: the prepared statements. With them (docs/places.md): departure date from/to, every 'Search'
-   * word in the route or notes, and with 'Near' either end within the radius, nearest first (cursor: miles, id).
+   * Active rides departing today (anywhere on Earth) or later, soonest day first and Plus and Community drivers'
+   * rides first within a day (issue 38); not a suspended or blocked driver's. Without filters: the prepared
+   * statements. With them (docs/places.md): departure date from/to, every 'Search' word in the route or notes, in the
+   * same order; with 'Near' either end within the radius, nearest first (cursor: miles, id), where a priority ride
+   * keeps its label but not a place ahead of nearer ones.
    */
   async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride> | PageJson> {
     const { near, within, from, to, q, verified } = query;
@@ -199,13 +243,12 @@ export function createRideService(
     );
     const limit = query.limit + 1;
     if (near === undefined) {
-      const key = decodeCursor(query.cursor, rideCursor);
+      const key = decodeCursor(query.cursor, browseCursor);
       const rows = await browseFrom()
-        .innerJoin(profiles, eq(profiles.userId, rides.userId))
-        .where(and(filters, key ? afterKey(...key) : undefined))
-        .orderBy(asc(rides.departureDate), asc(rideTimeKey(rides)), asc(rides.id))
+        .where(and(filters, key ? afterBrowseKey(...key) : undefined))
+        .orderBy(...browseOrder)
         .limit(limit);
-      return toPage(rows, query.limit, toItem, sortKey);
+      return toPage(rows, query.limit, toItem, browseSortKey);
     }
     // 'Near': the page is cut on the point indexes first (nearestPage), with the driver checks as hashed sets, then
     // only its rows are read and joined.

@@ -49,6 +49,7 @@ const uuidish = fc.oneof(
 );
 
 const part = fc.oneof(
+  fc.constantFrom('0', '1'),
   validInstant,
   validDate,
   validTime,
@@ -99,6 +100,14 @@ const corrupted = (cursor: fc.Arbitrary<string>) =>
 /** A well-formed cursor of each list's shape: the API must answer it with a page. */
 export const validRideCursor = fc.tuple(validDate, validTime, validUuid).map((parts) => b64(JSON.stringify(parts)));
 export const validNewestFirstCursor = fc.tuple(validInstant, validUuid).map((parts) => b64(JSON.stringify(parts)));
+/** Browse's (issue 38): a priority listing or not, with the rides' day and time, or the requests' instant. */
+const validFlag = fc.constantFrom('0', '1');
+export const validRideBrowseCursor = fc
+  .tuple(validDate, validFlag, validTime, validUuid)
+  .map((parts) => b64(JSON.stringify(parts)));
+export const validRequestBrowseCursor = fc
+  .tuple(validFlag, validInstant, validUuid)
+  .map((parts) => b64(JSON.stringify(parts)));
 /** Along the route: asked or not, any finite detour as JavaScript prints it (or Infinity), an id. */
 export const validAlongRouteCursor = fc
   .tuple(
@@ -115,9 +124,11 @@ export const forgedCursor = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => b64(JSON.stringify(v) ?? 'null')),
   { weight: 4, arbitrary: plausibleTuple.map((t) => b64(JSON.stringify(t))) },
   awkwardJson.map(b64),
-  corrupted(fc.oneof(validRideCursor, validNewestFirstCursor)),
+  corrupted(fc.oneof(validRideCursor, validNewestFirstCursor, validRideBrowseCursor, validRequestBrowseCursor)),
   validRideCursor,
   validNewestFirstCursor,
+  validRideBrowseCursor,
+  validRequestBrowseCursor,
 );
 
 /** Whatever a client may send as `limit`, valid or not. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   customType,
@@ -38,6 +39,25 @@ import { places } from './places';
  */
 export const rideTimeKey = (t: { departureTime: unknown }) => sql`coalesce(${t.departureTime}, time '24:00')`;
 
+/**
+ * Priority listing (issue 38): within a day, a Plus or Community member's rides come first. Browse Rides sorts
+ * ascending, so the key is `not priority` (false, i.e. priority, sorts first): one direction for every key keeps the
+ * keyset comparison a single row comparison that the index can range-scan.
+ */
+export const ridePriorityKey = (t: { priority: unknown }) => sql`(not ${t.priority})`;
+
+/**
+ * Priority listing (issue 38): Browse Requests groups requests by the hour (UTC) they were posted in, newest hour
+ * first. `timezone('UTC', timestamptz)` and `date_trunc` of a plain timestamp are IMMUTABLE, so it can be indexed.
+ */
+export const requestHourKey = (t: { createdAt: unknown }) => sql`date_trunc('hour', ${t.createdAt} at time zone 'UTC')`;
+
+/**
+ * The poster had a paid plan (profiles.plan is not null): copied by a BEFORE INSERT trigger and kept by a trigger on
+ * profiles.plan (migration 0038), so Browse sorts on the listing's own row and index. Never written by the app.
+ */
+const priorityColumn = () => boolean('priority').notNull().default(false);
+
 /** A location's chosen place and its coordinates: all three set, or none (free text). */
 export function placeColumns<P extends string>(prefix: P) {
   const snake = prefix.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -65,6 +85,7 @@ export const rides = pgTable(
     notes: text('notes'),
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    priority: priorityColumn(),
     /** The chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('origin'),
     ...placeColumns('destination'),
@@ -89,9 +110,9 @@ export const rides = pgTable(
       .where(sql`${t.status} = 'active' and ${t.destinationLat} is not null`),
     // My Rides: departure date, then time, then id, for one user.
     index('rides_user_departure_idx').on(t.userId, t.departureDate, rideTimeKey(t), t.id),
-    // Browse: active rides only, same order.
+    // Browse: active rides only, by day, then priority listings first (issue 38), then time and id.
     index('rides_active_departure_idx')
-      .on(t.departureDate, rideTimeKey(t), t.id)
+      .on(t.departureDate, ridePriorityKey(t), rideTimeKey(t), t.id)
       .where(sql`${t.status} = 'active'`),
     check('rides_origin_length', lengthBetween(t.origin, LIMITS.locationMax)),
     check('rides_destination_length', lengthBetween(t.destination, LIMITS.locationMax)),
@@ -117,6 +138,7 @@ export const deliveryRequests = pgTable(
     compensationCents: integer('compensation_cents'),
     status: text('status').notNull().default('open'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    priority: priorityColumn(),
     /** The chosen suggestion of each end (null for free text), its coordinates copied for the queries. */
     ...placeColumns('pickup'),
     ...placeColumns('delivery'),
@@ -142,9 +164,10 @@ export const deliveryRequests = pgTable(
       .where(sql`${t.status} = 'open' and ${t.deliveryLat} is not null`),
     // My Requests (newest first); deleted ones are filtered out of the range.
     index('delivery_requests_user_created_idx').on(t.userId, t.createdAt, t.id),
-    // Browse: open requests only, newest first.
+    // Browse: open requests only, newest hour first, priority listings first within it (issue 38), then newest
+    // first: scanned backwards.
     index('delivery_requests_open_created_idx')
-      .on(t.createdAt, t.id)
+      .on(requestHourKey(t), t.priority, t.createdAt, t.id)
       .where(sql`${t.status} = 'open'`),
     check('delivery_requests_title_length', lengthBetween(t.title, LIMITS.titleMax)),
     check('delivery_requests_description_length', lengthBetween(t.description, LIMITS.descriptionMax)),

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { DeliveryRequest } from '@shared/marketplace';
 import { distanceText } from '@shared/places';
 import { PAGE_PATHS } from '@shared/routes';
+import { PriorityBadge } from '@/components/priority-badge';
 import { ProfileLink } from '@/components/profile-link';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,9 +14,9 @@ import { useAcceptRequest } from '../api/accept-request';
 import { RequestDetails } from './request-details';
 
 /**
- * A request in Browse: how far it is from the 'Near' place (when set), who asked (linking to their profile) with
- * their rating, its details and 'Accept'. `notes` are lines under the title another list adds (along a route: 'Asked
- * you', '+3 mi detour').
+ * A request in Browse: how far it is from the 'Near' place (when set), who asked (linking to their profile; 'Priority'
+ * after their name when they are a Plus or Community member, issue 38) with their rating, its details and 'Accept'.
+ * `notes` are lines under the title another list adds (along a route: 'Asked you', '+3 mi detour').
  */
 export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest; notes?: React.ReactNode }) {
   const accept = useAcceptRequest();
@@ -40,6 +41,12 @@ export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest
               verified: request.requester_verified,
             }}
           />
+          {request.priority ? (
+            <>
+              {' '}
+              <PriorityBadge />
+            </>
+          ) : null}
         </p>
         <p>
           <RatingSummaryText rating={request.requester_rating} />

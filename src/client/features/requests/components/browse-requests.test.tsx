@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PRIORITY_BADGE_LABEL } from '@/components/priority-badge';
 import { ADA, makeRequest, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRequests } from './browse-requests';
@@ -92,6 +93,17 @@ describe('Browse Delivery Requests', () => {
     await user.click(await screen.findByRole('button', { name: /^Accept/ }));
     expect(await screen.findByText('Already accepted')).toBeVisible();
     expect(screen.getByText("You've already accepted this request")).toBeVisible();
+  });
+
+  it("labels a Plus or Community requester's request 'Priority' after their name (issue 38), and no other", async () => {
+    const priority = makeRequest({ title: 'Hay to the barn', requester_name: 'Pat Plus', priority: true });
+    stubApi({ 'GET /requests/browse': () => ({ body: { items: [priority, theirs], next_cursor: null } }) });
+    renderWithProviders(<BrowseRequests />);
+    const card = within((await screen.findByRole('heading', { name: 'Hay to the barn' })).closest('li')!);
+    expect(card.getByRole('img', { name: PRIORITY_BADGE_LABEL })).toHaveTextContent('Priority');
+    expect(card.getByText(/^Requested by/)).toHaveTextContent('Requested by Pat Plus Priority');
+    const other = within(screen.getByRole('heading', { name: 'Parcel to the post office' }).closest('li')!);
+    expect(other.queryByRole('img', { name: PRIORITY_BADGE_LABEL })).not.toBeInTheDocument();
   });
 
   it('shows the spec empty text', async () => {

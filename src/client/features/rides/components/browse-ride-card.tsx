@@ -1,6 +1,7 @@
 import { MapPin } from 'lucide-react';
 import type { Ride } from '@shared/marketplace';
 import { distanceText } from '@shared/places';
+import { PriorityBadge } from '@/components/priority-badge';
 import { ProfileLink } from '@/components/profile-link';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { AskToCarryButton } from '@/features/along-route';
@@ -9,7 +10,8 @@ import { RideDetails } from './ride-details';
 
 /**
  * A ride in Browse: the route, how far it passes from the 'Near' place (when set), who posted it (linking to their
- * profile) with their rating, its details, and 'Ask to carry something' unless it is my own ride.
+ * profile; 'Priority' after their name when they are a Plus or Community member, issue 38) with their rating, its
+ * details, and 'Ask to carry something' unless it is my own ride.
  */
 export function BrowseRideCard({ ride }: { ride: Ride }) {
   return (
@@ -27,6 +29,12 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
         <p className="text-sm text-muted-foreground">
           Posted by{' '}
           <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name, verified: ride.poster_verified }} />
+          {ride.priority ? (
+            <>
+              {' '}
+              <PriorityBadge />
+            </>
+          ) : null}
         </p>
         <p>
           <RatingSummaryText rating={ride.poster_rating} />

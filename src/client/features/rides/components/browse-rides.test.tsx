@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PRIORITY_BADGE_LABEL } from '@/components/priority-badge';
 import { ADA, makeRide, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
 import { BrowseRides } from './browse-rides';
@@ -58,6 +59,22 @@ describe('Browse Available Rides', () => {
     expect(card.getByRole('link', { name: 'Sam Lee' })).toHaveAttribute('href', `/dashboard/users/${SAM.id}`);
     const other = within(screen.getByRole('heading', { name: 'Ridge → Millbrook' }).closest('li')!);
     expect(other.getByText('5.0 ★ · 1 review')).toBeVisible();
+  });
+
+  it("labels a Plus or Community driver's ride 'Priority' after their name (issue 38), and no other", async () => {
+    const priority = makeRide({ origin: 'Hill Farm', poster_name: 'Pat Plus', priority: true, is_own: false });
+    const plain = makeRide({ origin: 'Ridge', poster_name: 'Fay Free', priority: false, is_own: false });
+    stubApi({ 'GET /rides/browse': () => ({ body: { items: [priority, plain], next_cursor: null } }) });
+    renderWithProviders(<BrowseRides />);
+    const card = within((await screen.findByRole('heading', { name: 'Hill Farm → Millbrook' })).closest('li')!);
+    const label = card.getByRole('img', { name: PRIORITY_BADGE_LABEL });
+    expect(label).toHaveTextContent('Priority');
+    expect(label).toBeVisible();
+    expect(card.getByText(/^Posted by/)).toHaveTextContent('Posted by Pat Plus Priority');
+    // The label is not part of the profile link's name.
+    expect(card.getByRole('link', { name: 'Pat Plus' })).toBeVisible();
+    const other = within(screen.getByRole('heading', { name: 'Ridge → Millbrook' }).closest('li')!);
+    expect(other.queryByText('Priority')).not.toBeInTheDocument();
   });
 
   it('shows the spec empty text', async () => {
