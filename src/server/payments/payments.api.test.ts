@@ -217,6 +217,7 @@ describe('the booking page', () => {
       // No RuralRoute credit: the card pays it all.
       credit_cents: 0,
       card_cents: TOTAL,
+      fee_waived_by: null,
       test_mode: true,
       provider: 'test',
       publishable_key: null,
