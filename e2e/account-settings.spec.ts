@@ -91,7 +91,7 @@ test("'Password': the wrong current one is refused under its field; a new one wo
   await expect(page).toHaveURL(/:\d+\/$/);
   await signInWith(page, email, PASSWORD);
   await expectToast(page, 'Error', 'Invalid email or password.');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth(\?next=[^&]+)?$/);
   await signInWith(page, email, next);
   await expect(page).toHaveURL(/\/dashboard$/);
 });
@@ -134,7 +134,7 @@ test("'Sessions': two browsers signed in; the first signs the other out and the 
       .getByRole('complementary', { name: 'Dashboard navigation' })
       .getByRole('link', { name: 'My Rides' })
       .click();
-    await expect(second).toHaveURL(/\/auth$/);
+    await expect(second).toHaveURL(/\/auth(\?next=[^&]+)?$/);
   } finally {
     await other.close();
   }
@@ -160,7 +160,7 @@ test(`'${SIGN_OUT_OTHERS_LABEL}' asks first, then signs every other browser out`
     await expect(sessions.getByRole('listitem')).toHaveCount(1);
 
     await second.goto('/dashboard/settings');
-    await expect(second).toHaveURL(/\/auth$/);
+    await expect(second).toHaveURL(/\/auth(\?next=[^&]+)?$/);
   } finally {
     await other.close();
   }

@@ -66,7 +66,7 @@ test('sign up, sign in, use the dashboard shell, reload, sign out', async ({ pag
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth(\?next=[^&]+)?$/);
 });
 
 test('sign-out revokes the session on the server, not only in this browser', async ({ page, context }) => {
@@ -78,9 +78,9 @@ test('sign-out revokes the session on the server, not only in this browser', asy
   expect(await res.json()).toEqual({ user: null, session: null });
 });
 
-test('a signed-out visit to the dashboard lands on /auth', async ({ page }) => {
+test('a signed-out visit to the dashboard lands on /auth, which knows the page to come back to', async ({ page }) => {
   await page.goto('/dashboard/bookings');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth\?next=%2Fdashboard%2Fbookings$/);
   await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
 });
 
@@ -98,7 +98,7 @@ test('wrong password and unknown email show the same Error toast', async ({ page
   await page.getByLabel('Email').fill(uniqueEmail('ghost'));
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Invalid email or password.' })).toHaveCount(2);
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth(\?next=[^&]+)?$/);
 });
 
 test('an email already registered gets an Error toast', async ({ page }) => {

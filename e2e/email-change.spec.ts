@@ -98,7 +98,7 @@ test("'Email': the link mailed to the new address changes it, the old one is tol
   await expect(page).toHaveURL(/:\d+\/$/);
   await signInByKeyboard(page, oldEmail, PASSWORD);
   await expectToast(page, 'Error', 'Invalid email or password');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth(\?next=[^&]+)?$/);
   await signInByKeyboard(page, newEmail, PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
 

@@ -80,7 +80,7 @@ test('failed deletes toast and keep the row; a failed insert shows the server me
   await expect(page.getByLabel('Title')).toHaveValue(`Late ${t}`);
   // The next load finds the session gone and leads to sign-in instead of showing empty pages.
   await page.getByRole('link', { name: 'My Bookings' }).click();
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth(\?next=[^&]+)?$/);
 });
 
 test('lists page by 20 with "Load more", keeping the date order across pages', async ({ page }) => {
