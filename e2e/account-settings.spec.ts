@@ -194,6 +194,8 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
     region(page, 'Password').getByLabel('Confirm new password'),
     region(page, 'Password').getByRole('button', { name: 'Change password' }),
     region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' }),
+    // 'Plan' (issue 38): the way to Settings > Plan.
+    region(page, 'Plan').getByRole('link', { name: 'Manage plan' }),
     region(page, 'Payouts').getByRole('button', { name: 'Set up payouts' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
     region(page, 'Alerts').getByRole('link', { name: 'Alerts' }),
