@@ -366,6 +366,13 @@ export default defineConfig(({ command }) => ({
               includeDependenciesRecursively: true,
               priority: 2,
             },
+            // The plans' names and rules (issue 38): the session's schema (/auth's forms) and the dashboard's first screen
+            // both read them; on their own, or the dashboard group would take them in and /auth would load it.
+            {
+              name: 'plans',
+              test: /src[\\/]shared[\\/]plans\.ts$/,
+              priority: 2,
+            },
             // The shadcn-style basics (cn with tailwind-merge, Button, Card, Input, Label) and what every form says with (the toasts, the
             // API's error class): out of the entry (no prerendered page's first screen needs them), in one chunk of
             // their own that the forms of /contact and /auth share with the dashboard, rather than in the dashboard's
