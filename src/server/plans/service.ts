@@ -506,22 +506,28 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
       await pastDue(was);
       return 'failed';
     }
-    const applied = await applyPaid(charge, 'renewed', async (tx, now) => {
-      if (!running(now) || now.currentPeriodEnd.getTime() !== charge.periodStart.getTime()) return false;
-      await tx
-        .update(planSubscriptions)
-        .set({
-          status: 'active',
-          graceUntil: null,
-          periodPriceCents: charge.amountCents,
-          currentPeriodStart: charge.periodStart,
-          currentPeriodEnd: charge.periodEnd,
-          updatedAt: clock(),
-        })
-        .where(eq(planSubscriptions.userId, userId));
-      return true;
-    });
+    const applied = await applyPaid(charge, 'renewed', (tx, now) => startRenewedPeriod(tx, now, charge));
     return applied ? 'renewed' : 'skipped';
+  }
+
+  /**
+   * A paid renewal's move (the sweep's, or a crash's repair): only while the plan still waits for that period (its
+   * end is the charge's start), the next period starts, active again, any grace over.
+   */
+  async function startRenewedPeriod(tx: Db, sub: Subscription | null, charge: Charge): Promise<boolean> {
+    if (!running(sub) || sub.currentPeriodEnd.getTime() !== charge.periodStart.getTime()) return false;
+    await tx
+      .update(planSubscriptions)
+      .set({
+        status: 'active',
+        graceUntil: null,
+        periodPriceCents: charge.amountCents,
+        currentPeriodStart: charge.periodStart,
+        currentPeriodEnd: charge.periodEnd,
+        updatedAt: clock(),
+      })
+      .where(eq(planSubscriptions.userId, charge.userId));
+    return true;
   }
 
   /** A declined renewal: 'past_due' with PLAN_GRACE_DAYS of grace (the first time), the banner, the e-mail. */
@@ -638,22 +644,9 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
         continue;
       }
       // Applied only as the move it was for, and only if the plan is still where it was; otherwise refunded.
-      await applyPaid(paid, charge.kind === 'renewal' ? 'renewed' : 'subscribed', async (tx, sub) => {
-        if (charge.kind !== 'renewal' || !running(sub)) return false;
-        if (sub.currentPeriodEnd.getTime() !== charge.periodStart.getTime()) return false;
-        await tx
-          .update(planSubscriptions)
-          .set({
-            status: 'active',
-            graceUntil: null,
-            periodPriceCents: charge.amountCents,
-            currentPeriodStart: charge.periodStart,
-            currentPeriodEnd: charge.periodEnd,
-            updatedAt: clock(),
-          })
-          .where(eq(planSubscriptions.userId, charge.userId));
-        return true;
-      }).catch((err: unknown) => {
+      await applyPaid(paid, charge.kind === 'renewal' ? 'renewed' : 'subscribed', async (tx, sub) =>
+        charge.kind === 'renewal' ? startRenewedPeriod(tx, sub, charge) : false,
+      ).catch((err: unknown) => {
         if (!(err instanceof DomainError)) throw err;
       });
     }
