@@ -24,12 +24,14 @@ test("Choose Plus on /pricing, sign in, pay; no service fee; the plan's receipt;
   await openPage(page, '/pricing');
   await expectNoAxeViolations(page);
   await page.getByRole('link', { name: 'Choose Plus' }).click();
-  await expect(page).toHaveURL(/\/auth\?next=/);
+  await expect(page).toHaveURL(/\/auth\?tab=signup&next=/);
+  await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
   const created = await page.request.post('/api/auth/sign-up', {
     data: { email, password: PASSWORD, full_name: name, age_confirmed: true },
     headers: { origin: new URL(page.url()).origin },
   });
   expect(created.status()).toBe(201);
+  await page.getByRole('tab', { name: 'Sign In' }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -74,6 +76,12 @@ test("Choose Plus on /pricing, sign in, pay; no service fee; the plan's receipt;
   await expect(yourPlan).toContainText(/Your Plus plan ends on \w+ \d+, \d{4}\./);
   await expect(yourPlan.getByRole('button', { name: 'Keep my plan' })).toBeVisible();
   await expectNoAxeViolations(page);
+
+  // Signed in, a plan button on /pricing goes on through /auth to Settings > Plan.
+  await openPage(page, '/pricing');
+  await page.getByRole('link', { name: 'Choose Community' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/plan(\?plan=community)?$/);
+  await expect(yourPlan).toContainText('You are on Plus.');
   await driver.context.close();
   await context.close();
 });

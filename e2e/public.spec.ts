@@ -186,11 +186,15 @@ test('the top navigation and the footer reach every public page', async ({ page 
   await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-selected', 'true');
 });
 
-test('each plan button opens sign-up on /auth', async ({ page }) => {
-  for (const action of ['Start with Free', 'Choose Plus', 'Choose Community']) {
+test('each plan button opens sign-up on /auth; a paid plan comes back to its page in Settings', async ({ page }) => {
+  for (const [action, next] of [
+    ['Start with Free', ''],
+    ['Choose Plus', '&next=%2Fdashboard%2Fsettings%2Fplan%3Fplan%3Dplus'],
+    ['Choose Community', '&next=%2Fdashboard%2Fsettings%2Fplan%3Fplan%3Dcommunity'],
+  ]) {
     await openPage(page, '/pricing');
     await page.getByRole('link', { name: action }).click();
-    await expect(page).toHaveURL(/\/auth\?tab=signup$/);
+    await expect(page).toHaveURL(new RegExp(`/auth\\?tab=signup${next}$`));
     await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
   }
 });

@@ -12,11 +12,14 @@ interface Plan {
   badge?: string;
   features: readonly string[];
   action: string;
-  /** Where the button leads: sign-up for Free; Settings > Plan with the plan's dialog open for a paid one (a
-   * signed-out visitor goes through /auth and comes back there). */
+  /** Where the button leads: sign-up on /auth; for a paid plan with `next` set to Settings > Plan with the plan's
+   * dialog open, where the visitor lands once signed in (a signed-in member is sent straight on by /auth). */
   to: string;
   highlighted?: boolean;
 }
+
+/** The sign-up tab of /auth, returning to `next` once signed in. */
+const signUpThen = (next: string) => `${SIGN_UP_PATH}&next=${encodeURIComponent(next)}`;
 
 /** Spec section 1, plans and their contents; the guarantee's line as issue 36 names it (no insurer behind it). */
 const PLANS: readonly Plan[] = [
@@ -37,7 +40,7 @@ const PLANS: readonly Plan[] = [
     badge: 'Most Popular',
     features: PLAN_FEATURES.plus,
     action: 'Choose Plus',
-    to: `${PAGE_PATHS.planSettings}?plan=plus`,
+    to: signUpThen(`${PAGE_PATHS.planSettings}?plan=plus`),
     highlighted: true,
   },
   {
@@ -48,7 +51,7 @@ const PLANS: readonly Plan[] = [
     badge: '17% saving',
     features: PLAN_FEATURES.community,
     action: 'Choose Community',
-    to: `${PAGE_PATHS.planSettings}?plan=community`,
+    to: signUpThen(`${PAGE_PATHS.planSettings}?plan=community`),
   },
 ];
 
