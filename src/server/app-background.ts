@@ -74,8 +74,13 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
   jobs.register(RECONCILE_JOB, services.reconciliation.job);
   // Each instance offers the day's reconciliation every hour; the day's key lets one through.
   const reconcileDaily = periodic('reconcile', () => services.reconciliation.scheduleDaily(clock()), HOUR);
-  // Provider webhooks stored by the route, applied once each (a driver's payouts becoming active).
-  jobs.register(PAYMENT_WEBHOOK_JOB, paymentWebhookHandler(db, services.payments.provider, endHeldBooking));
+  // Provider webhooks stored by the route, applied once each (a driver's payouts becoming active; plans on Stripe).
+  jobs.register(
+    PAYMENT_WEBHOOK_JOB,
+    paymentWebhookHandler(db, services.payments.provider, endHeldBooking, async (type, payload) =>
+      services.plans.prepareEvent(type, payload),
+    ),
+  );
 
   // Paid plans (issue 38): periods that end, renewals, graces that run out, on the app's clock (every instance;
   // each move is guarded by the subscription's lock and state).

@@ -11,7 +11,7 @@ import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
 import { createUnsubscribeTokens } from './notifications';
-import { createPlans } from './plans';
+import { createPlans, createStripeBilling } from './plans';
 import { createPaymentServices, createStripeClient, createStripeProvider, createTestProvider } from './payments';
 
 export const MINUTE = 60_000;
@@ -112,7 +112,25 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     /** Payments (issue 35): the flow of a booking's money, payouts, reconciliation, on the configured provider. */
     ...paymentServices,
     /** Paid plans (issue 38) on the same provider and ledger. */
-    plans: createPlans(db, paymentServices.payments.provider, clock),
+    plans: createPlans(
+      db,
+      paymentServices.payments.provider,
+      clock,
+      stripe
+        ? createStripeBilling(
+            db,
+            stripe,
+            {
+              prices:
+                env.STRIPE_PRICE_PLUS && env.STRIPE_PRICE_COMMUNITY
+                  ? { plus: env.STRIPE_PRICE_PLUS, community: env.STRIPE_PRICE_COMMUNITY }
+                  : null,
+              appUrl: env.APP_URL,
+            },
+            clock,
+          )
+        : null,
+    ),
     /** The Stripe SDK's client under PAYMENTS_PROVIDER=stripe (its webhooks' signature check), else null. */
     stripe,
     /** How the pay dialog takes the card (payment_quote): the provider, and Stripe's publishable key with Stripe. */

@@ -116,10 +116,20 @@ describe('readEnv', () => {
         expect.stringMatching(/^PAYMENTS_PROVIDER=test in production: .*no real money moves/),
       ]);
       expect(startupWarnings(readEnv({ NODE_ENV: 'development' }))).toEqual([]);
-      expect(startupWarnings(readEnv({ ...stripe, NODE_ENV: 'production' }))).toEqual([]);
+      const priced = { ...stripe, STRIPE_PRICE_PLUS: 'price_plus1', STRIPE_PRICE_COMMUNITY: 'price_community1' };
+      expect(startupWarnings(readEnv({ ...priced, NODE_ENV: 'production' }))).toEqual([]);
       expect(
-        startupWarnings(readEnv({ ...stripe, NODE_ENV: 'production', STRIPE_API_BASE: 'http://127.0.0.1:1' })),
+        startupWarnings(readEnv({ ...priced, NODE_ENV: 'production', STRIPE_API_BASE: 'http://127.0.0.1:1' })),
       ).toEqual([expect.stringMatching(/^STRIPE_API_BASE=http:\/\/127\.0\.0\.1:1 in production/)]);
+    });
+
+    it("Stripe without the plans' two prices: a warning that plans cannot be bought; a price that is not one refused", () => {
+      expect(startupWarnings(readEnv({ ...stripe, NODE_ENV: 'production' }))).toEqual([
+        expect.stringMatching(/^PAYMENTS_PROVIDER=stripe without STRIPE_PRICE_PLUS and STRIPE_PRICE_COMMUNITY/),
+      ]);
+      expect(() => readEnv({ ...stripe, STRIPE_PRICE_PLUS: 'plus' })).toThrow(
+        /STRIPE_PRICE_PLUS must be a Stripe price id/,
+      );
     });
   });
 });

@@ -214,6 +214,12 @@ const settingsSchema = z.object({
   /** The signing secret of the webhook endpoint /api/payments/webhooks/stripe (whsec_...). */
   STRIPE_WEBHOOK_SECRET: optionalText,
   /**
+   * Stripe Billing's recurring prices of the plans (price_...: Plus $4.99 a month, Community $49.99 a year), made
+   * once in Stripe's dashboard (docs/plans.md). Without both, plans cannot be bought under PAYMENTS_PROVIDER=stripe.
+   */
+  STRIPE_PRICE_PLUS: optionalText,
+  STRIPE_PRICE_COMMUNITY: optionalText,
+  /**
    * Where the Stripe SDK sends its calls instead of https://api.stripe.com: only for tests and local stand-ins of
    * Stripe's API (the SDK's host, port and protocol settings). Never set in production.
    */
@@ -292,6 +298,11 @@ export const envSchema = settingsSchema
         ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS_PROVIDER=stripe` });
       else if (!pattern.test(value)) ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be ${what}` });
     }
+    for (const name of ['STRIPE_PRICE_PLUS', 'STRIPE_PRICE_COMMUNITY'] as const) {
+      const value = env[name];
+      if (value && !/^price_\w+$/.test(value))
+        ctx.addIssue({ code: 'custom', path: [name], message: `${name} must be a Stripe price id (price_...)` });
+    }
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER !== 'twilio') return;
@@ -318,6 +329,11 @@ export function startupWarnings(env: Env): string[] {
     warnings.push(
       'PAYMENTS_PROVIDER=test in production: payments use the embedded test provider and no real money moves ' +
         '(set PAYMENTS_PROVIDER=stripe and the STRIPE_ keys to take payments: docs/payments.md)',
+    );
+  if (env.PAYMENTS_PROVIDER === 'stripe' && !(env.STRIPE_PRICE_PLUS && env.STRIPE_PRICE_COMMUNITY))
+    warnings.push(
+      'PAYMENTS_PROVIDER=stripe without STRIPE_PRICE_PLUS and STRIPE_PRICE_COMMUNITY: plans cannot be bought ' +
+        '(make the two prices in Stripe: docs/plans.md)',
     );
   if (env.STRIPE_API_BASE && env.NODE_ENV === 'production')
     warnings.push(`STRIPE_API_BASE=${env.STRIPE_API_BASE} in production: Stripe calls go to that stand-in, not Stripe`);

@@ -30,6 +30,8 @@ export const planViewSchema = z.object({
   test_mode: z.boolean(),
   /** Whether plans can be bought with the payment setup that runs. */
   available: z.boolean(),
+  /** Who charges the card: RuralRoute itself ('embedded', with the card fields) or Stripe Billing (its pages). */
+  billing: z.enum(['embedded', 'stripe']),
 });
 export type PlanView = z.infer<typeof planViewSchema>;
 

@@ -16,7 +16,7 @@ import { bookings, chargebacks, jobs, paymentWebhookEvents, payments, payoutAcco
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers, TEST_CARD } from '../test/lifecycle';
 import { bookingParties, bookingStateOf } from '../test/payments';
-import { createStripeStandIn } from '../test/stripe-stand-in';
+import { createStripeStandIn, stripeEventBody } from '../test/stripe-stand-in';
 import { chargeKey, PAYMENT_REQUIRED_MESSAGE } from './flow';
 import { balances, ledgerTotal } from './ledger';
 import { PAYOUT_RUN_JOB } from './payouts';
@@ -357,16 +357,7 @@ describe('webhooks', () => {
       headers: signature === null ? {} : { 'stripe-signature': signature },
     });
   let counter = 0;
-  const event = (type: string, object: Record<string, unknown>) =>
-    JSON.stringify({
-      id: `evt_test_${Date.now()}_${++counter}`,
-      object: 'event',
-      type,
-      api_version: Stripe.API_VERSION,
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: { object },
-    });
+  const event = stripeEventBody;
   const storedEvents = async (id: string) =>
     db().select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, id));
   const jobsOf = async (kind: string, where: ReturnType<typeof sql>) =>

@@ -17,8 +17,8 @@ import type { PaymentsProvider } from './provider';
  * once by its id and, in the same transaction, enqueues the job that applies it; it answers 200 at once, so Stripe
  * never times out waiting for our work and every retry of a delivery is recognised by the event id. The job applies
  * what RuralRoute listens to (account.updated: a driver's payouts becoming active or not; charge.dispute.*: card
- * disputes, chargebacks.ts) and marks the event processed; any other type is stored and marked processed without
- * effect.
+ * disputes, chargebacks.ts; through `others`, plans on Stripe Billing: plans/stripe-billing.ts) and marks the event
+ * processed; any other type is stored and marked processed without effect.
  */
 
 /**
@@ -60,6 +60,16 @@ export function createStripeEventReceiver(db: Db, { stripe, secret }: { stripe: 
 
 export type StripeEventReceiver = ReturnType<typeof createStripeEventReceiver>;
 
+/**
+ * Another part's handling of an event: the provider calls it needs made first (outside any transaction), then
+ * `apply` in the transaction that marks the event processed, then `after` (calls that follow from it); undefined
+ * when the event is not theirs.
+ */
+export type OtherEvents = (
+  type: string,
+  payload: unknown,
+) => Promise<{ apply: (tx: Db) => Promise<void>; after: () => Promise<void> } | undefined>;
+
 /** The connected account an account.updated event is about. */
 const accountEventSchema = z.object({ data: z.object({ object: z.object({ id: z.string().min(1) }) }) });
 
@@ -73,13 +83,22 @@ const accountEventSchema = z.object({ data: z.object({ object: z.object({ id: z.
  * no longer enabled sets it back to 'pending'. The UPDATE is guarded by the state it changes, so of two events (or
  * two runs) saying the same, one activates and enqueues one run.
  */
-export function paymentWebhookHandler(db: Db, provider: PaymentsProvider, endHeldBooking: EndHeldBooking): JobHandler {
+export function paymentWebhookHandler(
+  db: Db,
+  provider: PaymentsProvider,
+  endHeldBooking: EndHeldBooking,
+  /** Events other parts apply (plans on Stripe Billing: src/server/plans/stripe-billing.ts). */
+  others?: OtherEvents,
+): JobHandler {
   return async (payload) => {
     const { eventId } = payload as { eventId: string };
     const [event] = await db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.id, eventId));
     if (!event || event.processedAt) return;
 
     let apply: (tx: Db) => Promise<void> = async () => undefined;
+    let after: () => Promise<void> = async () => undefined;
+    const other = await others?.(event.type, event.payload);
+    if (other) ({ apply, after } = other);
     if (isChargebackEvent(event.type))
       apply = (tx) => applyChargebackEvent(tx, event.provider, event.payload, endHeldBooking);
     if (event.type === 'account.updated') {
@@ -120,5 +139,6 @@ export function paymentWebhookHandler(db: Db, provider: PaymentsProvider, endHel
         .returning({ id: paymentWebhookEvents.id });
       if (mine.length) await apply(tx);
     });
+    await after();
   };
 }

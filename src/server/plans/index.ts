@@ -3,3 +3,4 @@ export { feeWaiverOf, guaranteeCapOf, isPaid, planFrom, planOf } from './plan-of
 export { createPlans, type Plans } from './service';
 export { rewardOnCompletion } from './rewards';
 export { planRoutes } from './routes';
+export { createStripeBilling, type StripeBilling } from './stripe-billing';

@@ -66,6 +66,26 @@ const cardRoute = createRoute({
   responses: { ...answer('The card for renewals (a failed renewal is tried again with it)'), ...moveErrors },
 });
 
+const pageAnswer = (description: string) => ({
+  200: { description, content: { 'application/json': { schema: z.object({ url: z.string().url() }) } } },
+});
+const checkoutRoute = createRoute({
+  method: 'post',
+  path: '/checkout',
+  tags: ['plans'],
+  description: "PAYMENTS_PROVIDER=stripe: Stripe Checkout's page for a new plan (the browser goes there).",
+  request: jsonBody(planChoiceSchema),
+  responses: { ...pageAnswer("Stripe Checkout's page"), ...moveErrors },
+});
+const portalRoute = createRoute({
+  method: 'post',
+  path: '/portal',
+  tags: ['plans'],
+  description: "PAYMENTS_PROVIDER=stripe: Stripe's customer portal, for the card and the invoices.",
+  request: emptyBody,
+  responses: { ...pageAnswer("Stripe's customer portal"), ...moveErrors },
+});
+
 const chargesRoute = createRoute({
   method: 'get',
   path: '/charges',
@@ -99,5 +119,9 @@ export function planRoutes(plans: Plans, throttle: MiddlewareHandler<AppEnv>) {
   router.openapi({ ...cardRoute, middleware: [throttle] }, async (c) =>
     c.json(await plans.updateCard(me(c), c.req.valid('json').card), 200),
   );
+  router.openapi({ ...checkoutRoute, middleware: [throttle] }, async (c) =>
+    c.json(await plans.checkout(me(c), c.req.valid('json').plan), 200),
+  );
+  router.openapi({ ...portalRoute, middleware: [throttle] }, async (c) => c.json(await plans.portal(me(c)), 200));
   return router;
 }

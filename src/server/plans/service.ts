@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Page } from '../../shared/marketplace';
 import { cardLabel } from '../../shared/notifications';
@@ -21,8 +21,10 @@ import type { Db } from '../db/client';
 import { planCharges, planSubscriptions, profiles, users } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
 import { Outbox } from '../events';
-import { notify, type NewNotification } from '../notifications';
+import { notify } from '../notifications';
 import { creditBalance, LedgerError, post, type PaymentsProvider } from '../payments';
+import type { StripeBilling } from './stripe-billing';
+import { endPlans, notifyPlan, paymentFailedNotice, running, subscriptionOf, type Subscription } from './moves';
 
 /**
  * Paid plans on the embedded billing (issue 38, docs/plans.md): RuralRoute keeps each member's plan, its paid period
@@ -47,11 +49,12 @@ export const STALE_PLAN_CHARGE_MS = 10 * 60_000;
 
 export const PLAN_IN_PROGRESS_MESSAGE = 'A payment for your plan is in progress. Try again in a moment.';
 export const CREDIT_CHANGED_MESSAGE = 'Your RuralRoute credit changed meanwhile. Try again.';
+export const STRIPE_PAGES_MESSAGE = "Plans are paid on Stripe's secure page here: use 'Upgrade' or 'Manage billing'.";
+export const EMBEDDED_PAGES_MESSAGE = 'Plans are paid in RuralRoute itself here: no Stripe page is used.';
 
 const planState = (message: string) => new DomainError('plan_state', message);
 const chargeKey = (chargeId: string) => `plan_charge:${chargeId}`;
 
-type Subscription = typeof planSubscriptions.$inferSelect;
 type Charge = typeof planCharges.$inferSelect;
 
 /** What a new charge is for: the plan, its kind, the period it pays and the unused time credited towards it. */
@@ -67,29 +70,30 @@ interface ChargePlan {
   cardLast4: string | null;
 }
 
-export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Date) {
-  /** Plans are paid here through cards the provider saves; Stripe's plans go through Stripe Billing instead. */
-  const available = provider.name === 'test';
+export function createPlans(
+  db: Db,
+  provider: PaymentsProvider,
+  clock: () => Date,
+  /** Under PAYMENTS_PROVIDER=stripe: plans go through Stripe Billing (stripe-billing.ts) instead of saved cards. */
+  stripeBilling: StripeBilling | null = null,
+) {
+  const available = stripeBilling ? stripeBilling.available : provider.name === 'test';
 
   function requireAvailable() {
     if (!available) throw new DomainError('plans_unavailable', PLANS_UNAVAILABLE_MESSAGE);
+    if (stripeBilling) throw planState(STRIPE_PAGES_MESSAGE);
   }
 
-  async function subscriptionOf(exec: Db, userId: string, lock = false): Promise<Subscription | null> {
-    const query = exec.select().from(planSubscriptions).where(eq(planSubscriptions.userId, userId));
-    const [row] = lock ? await query.for('update') : await query;
-    return row ?? null;
-  }
-
-  /** A plan that gives its benefits: active, or past due within its grace. */
-  const running = (s: Subscription | null): s is Subscription => !!s && s.status !== 'canceled';
+  /** The member's plan is billed by Stripe: its moves are made there (and recorded from the answer). */
+  const onStripe = (sub: Subscription | null) => !!stripeBilling && sub?.provider === 'stripe';
 
   /** What switching to `plan` now would cost: the price, the unused time credited, the credit and the card. */
   async function switchQuote(userId: string, sub: Subscription, plan: PaidPlan, at: Date) {
     const price = PLAN_TERMS[plan].priceCents;
     const unused = unusedCents(sub.periodPriceCents, sub.currentPeriodStart, sub.currentPeriodEnd, at);
     const applied = Math.min(unused, price);
-    const credit = creditApplied(price - applied, await creditBalance(db, userId));
+    // Stripe's invoices do not spend RuralRoute credit.
+    const credit = stripeBilling ? 0 : creditApplied(price - applied, await creditBalance(db, userId));
     return {
       plan,
       price_cents: price,
@@ -116,6 +120,7 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
       credit_cents: await creditBalance(db, userId),
       test_mode: !provider.live,
       available,
+      billing: stripeBilling ? 'stripe' : 'embedded',
     };
   }
 
@@ -346,8 +351,12 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
 
   /** Plus to Community or back, at once: the unused time of the current period is credited towards the new one. */
   async function switchPlan(userId: string, plan: PaidPlan): Promise<PlanView> {
-    requireAvailable();
     const sub = await subscriptionOf(db, userId);
+    if (onStripe(sub)) {
+      await stripeBilling!.switchPlan(userId, plan);
+      return view(userId);
+    }
+    requireAvailable();
     if (!running(sub)) throw planState('You are on the Free plan. Choose a plan first.');
     if (sub.plan === plan) throw planState(`You are on ${planName(plan)} already.`);
     if (sub.status === 'past_due')
@@ -403,10 +412,14 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
 
   /** 'Cancel plan': no renewal; the plan runs until the end of its paid period (a failed one ends now). */
   async function cancel(userId: string): Promise<PlanView> {
+    if (onStripe(await subscriptionOf(db, userId))) {
+      await stripeBilling!.cancel(userId);
+      return view(userId);
+    }
     await db.transaction(async (tx) => {
       const sub = await subscriptionOf(tx, userId, true);
       if (!running(sub)) throw planState('You are on the Free plan.');
-      if (sub.status === 'past_due') await endPlans(tx, [sub]);
+      if (sub.status === 'past_due') await endPlans(tx, [sub], clock());
       else
         await tx
           .update(planSubscriptions)
@@ -418,6 +431,10 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
 
   /** 'Keep my plan': a cancelled plan renews again at the end of its period. */
   async function resume(userId: string): Promise<PlanView> {
+    if (onStripe(await subscriptionOf(db, userId))) {
+      await stripeBilling!.resume(userId);
+      return view(userId);
+    }
     const [row] = await db
       .update(planSubscriptions)
       .set({ cancelAtPeriodEnd: false, updatedAt: clock() })
@@ -545,36 +562,8 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
           ),
         )
         .returning({ userId: planSubscriptions.userId });
-      if (!moved) return;
-      const out = new Outbox();
-      await notify(tx, out, [
-        {
-          userId: sub.userId,
-          type: 'plan',
-          data: { kind: 'payment_failed', plan: planName(sub.plan as PaidPlan), at: at.toISOString() },
-        },
-      ]);
-      await out.flush(tx);
+      if (moved) await notifyPlan(tx, [paymentFailedNotice(sub, at)]);
     });
-  }
-
-  /** Back to Free: the plans canceled, profiles.plan cleared, each member told. */
-  async function endPlans(tx: Db, subs: Subscription[]) {
-    if (!subs.length) return;
-    const ids = subs.map((s) => s.userId);
-    await tx
-      .update(planSubscriptions)
-      .set({ status: 'canceled', graceUntil: null, cancelAtPeriodEnd: false, updatedAt: clock() })
-      .where(inArray(planSubscriptions.userId, ids));
-    await tx.update(profiles).set({ plan: null }).where(inArray(profiles.userId, ids));
-    const out = new Outbox();
-    const notices: NewNotification[] = subs.map((s) => ({
-      userId: s.userId,
-      type: 'plan',
-      data: { kind: 'ended', plan: planName(s.plan as PaidPlan), at: clock().toISOString() },
-    }));
-    await notify(tx, out, notices);
-    await out.flush(tx);
   }
 
   /**
@@ -591,11 +580,12 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
         .where(
           sql`(${planSubscriptions.status} = 'active' and ${planSubscriptions.cancelAtPeriodEnd}
                 and ${planSubscriptions.currentPeriodEnd} <= ${at})
-              or (${planSubscriptions.status} = 'past_due' and ${planSubscriptions.graceUntil} <= ${at})`,
+              or (${planSubscriptions.status} = 'past_due' and ${planSubscriptions.graceUntil} <= ${at}
+                  and ${planSubscriptions.provider} <> 'stripe')`,
         )
         .orderBy(asc(planSubscriptions.userId))
         .for('update', { skipLocked: true });
-      await endPlans(tx, due);
+      await endPlans(tx, due, clock());
       return due.length;
     });
     const due = await db
@@ -606,6 +596,8 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
           eq(planSubscriptions.status, 'active'),
           eq(planSubscriptions.cancelAtPeriodEnd, false),
           lte(planSubscriptions.currentPeriodEnd, at),
+          // Stripe renews its own subscriptions (invoice.paid records them).
+          ne(planSubscriptions.provider, 'stripe'),
         ),
       )
       .orderBy(asc(planSubscriptions.currentPeriodEnd))
@@ -617,7 +609,8 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
       if (outcome === 'renewed') renewed++;
       if (outcome === 'failed') failed++;
     }
-    return { renewed, failed, ended, repaired: await repairStale(at) };
+    const endedOnStripe = stripeBilling ? await stripeBilling.endAfterGrace(at) : 0;
+    return { renewed, failed, ended: ended + endedOnStripe, repaired: await repairStale(at) };
   }
 
   /** Pending charges a crash left: applied when the provider charged them and the plan still waits, else failed. */
@@ -680,7 +673,29 @@ export function createPlans(db: Db, provider: PaymentsProvider, clock: () => Dat
       test_mode: r.provider === 'test',
     }));
 
-  return { view, subscribe, switchPlan, cancel, resume, updateCard, renew, sweep, charges };
+  /** Stripe Checkout's page for a new plan, or Stripe's customer portal (cards, invoices): PAYMENTS_PROVIDER=stripe. */
+  function stripePage(kind: 'checkout', userId: string, plan: PaidPlan): Promise<{ url: string }>;
+  function stripePage(kind: 'portal', userId: string): Promise<{ url: string }>;
+  function stripePage(kind: 'checkout' | 'portal', userId: string, plan?: PaidPlan) {
+    if (!stripeBilling) throw planState(EMBEDDED_PAGES_MESSAGE);
+    return kind === 'checkout' ? stripeBilling.checkout(userId, plan!) : stripeBilling.portal(userId);
+  }
+
+  return {
+    view,
+    subscribe,
+    switchPlan,
+    cancel,
+    resume,
+    updateCard,
+    renew,
+    sweep,
+    charges,
+    checkout: (userId: string, plan: PaidPlan) => stripePage('checkout', userId, plan),
+    portal: (userId: string) => stripePage('portal', userId),
+    /** A stored provider event's part for plans (the webhook job), or undefined. */
+    prepareEvent: (type: string, payload: unknown) => stripeBilling?.prepareEvent(type, payload),
+  };
 }
 
 export type Plans = ReturnType<typeof createPlans>;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 /**
  * A local HTTP server standing in for Stripe's API (api.stripe.com is out of reach here), reached by the real
@@ -8,7 +9,9 @@ import type { AddressInfo } from 'node:net';
  * behaviour, no more: PaymentIntents confirmed with Stripe's test payment methods (pm_card_visa succeeds,
  * pm_card_chargeDeclined is declined with a 402 card_error, pm_card_authenticationRequired asks for 3-D Secure and,
  * with error_on_requires_action, is a 402 card_error too), refunds within the charge, transfers, Express accounts
- * and account links, search and auto-paginated lists. A repeated Idempotency-Key replays the first answer (the
+ * and account links, search and auto-paginated lists; for Stripe Billing, prices, Checkout sessions in subscription
+ * mode (completed by a test, as a member paying on Checkout's page would), subscriptions with their items and
+ * periods, their invoices (renewals, prorated switches, declined cards) and customer portal sessions. A repeated Idempotency-Key replays the first answer (the
  * same key with other parameters is Stripe's 400 idempotency_error). Every request is recorded as it arrived, so a
  * test asserts on what the SDK really sent.
  */
@@ -38,6 +41,36 @@ const TEST_METHODS: Record<string, { last4: string; brand: string; outcome: 'suc
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const now = () => Math.floor(Date.now() / 1000);
 
+/** A subscription as the stand-in keeps it: one item, its card as a test payment method. */
+interface Sub {
+  id: string;
+  customer: string;
+  status: string;
+  price: string;
+  itemId: string;
+  periodStart: number;
+  periodEnd: number;
+  cancelAtPeriodEnd: boolean;
+  paymentMethod: string;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+const periodAfter = (start: number, interval: 'month' | 'year') => {
+  const d = new Date(start * 1000);
+  if (interval === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
+  else d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return Math.floor(d.getTime() / 1000);
+};
+
+/** The nested params Stripe's form encoding writes, e.g. subscription_data[metadata][user_id], read back. */
+const nestedMetadata = (params: Record<string, string>, prefix: string) =>
+  Object.fromEntries(
+    Object.entries(params)
+      .filter(([k]) => k.startsWith(`${prefix}[`))
+      .map(([k, v]) => [k.slice(prefix.length + 1, -1), v]),
+  );
+
 function error(status: number, type: string, message: string, extra: Record<string, unknown> = {}): Answer {
   return { status, body: { error: { type, message, ...extra } } };
 }
@@ -49,6 +82,11 @@ export function createStripeStandIn() {
   const refunds = new Map<string, Record<string, unknown>>();
   const transfers = new Map<string, Record<string, unknown>>();
   const accounts = new Map<string, Record<string, unknown>>();
+  const prices = new Map<string, { id: string; unit_amount: number; interval: 'month' | 'year' }>();
+  const sessions = new Map<string, Record<string, unknown>>();
+  const subscriptions = new Map<string, Sub>();
+  const invoices = new Map<string, Record<string, unknown>>();
+  const customers = new Map<string, Record<string, unknown>>();
   const keys = new Map<string, { fingerprint: string; answer: Answer }>();
   const state = {
     /** Search answers nothing, as Stripe's search index does for a minute (or an hour, in an outage) after a write. */
@@ -219,7 +257,214 @@ export function createStripeStandIn() {
     };
   }
 
+  const subView = (sub: Sub, expand: string[]) => {
+    const price = prices.get(sub.price)!;
+    const method = TEST_METHODS[sub.paymentMethod];
+    return {
+      id: sub.id,
+      object: 'subscription',
+      customer: sub.customer,
+      status: sub.status,
+      cancel_at_period_end: sub.cancelAtPeriodEnd,
+      created: sub.created,
+      metadata: sub.metadata,
+      default_payment_method: expand.includes('default_payment_method')
+        ? { id: sub.paymentMethod, object: 'payment_method', type: 'card', card: method }
+        : sub.paymentMethod,
+      items: {
+        object: 'list',
+        has_more: false,
+        data: [
+          {
+            id: sub.itemId,
+            object: 'subscription_item',
+            price: {
+              id: price.id,
+              object: 'price',
+              unit_amount: price.unit_amount,
+              recurring: { interval: price.interval },
+            },
+            quantity: 1,
+            current_period_start: sub.periodStart,
+            current_period_end: sub.periodEnd,
+          },
+        ],
+      },
+    };
+  };
+
+  /** An invoice of a subscription: its lines (a negative one for unused time), paid by its card or not. */
+  function invoiceFor(
+    sub: Sub,
+    reason: string,
+    lines: { amount: number; price: string; start: number; end: number }[],
+  ) {
+    const total = lines.reduce((sum, l) => sum + l.amount, 0);
+    const paid = TEST_METHODS[sub.paymentMethod]?.outcome === 'succeeds';
+    const invoice: Record<string, unknown> = {
+      id: newId('in'),
+      object: 'invoice',
+      customer: sub.customer,
+      billing_reason: reason,
+      status: paid ? 'paid' : 'open',
+      total,
+      amount_due: Math.max(total, 0),
+      amount_paid: paid ? Math.max(total, 0) : 0,
+      created: now(),
+      parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+      lines: {
+        object: 'list',
+        has_more: false,
+        data: lines.map((l) => ({
+          id: newId('il'),
+          object: 'line_item',
+          amount: l.amount,
+          period: { start: l.start, end: l.end },
+          pricing: { type: 'price_details', price_details: { price: l.price } },
+        })),
+      },
+    };
+    invoices.set(invoice.id as string, invoice);
+    return invoice;
+  }
+
+  function createSession(params: Record<string, string>): Answer {
+    if (params.mode !== 'subscription' || !prices.has(params['line_items[0][price]'] ?? ''))
+      return error(400, 'invalid_request_error', 'No such price', { param: 'line_items[0][price]' });
+    const session = {
+      id: newId('cs_test'),
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'open',
+      url: '',
+      customer: params.customer ?? null,
+      customer_email: params.customer_email ?? null,
+      client_reference_id: params.client_reference_id ?? null,
+      metadata: metadataOf(params),
+      subscription: null as string | null,
+      price: params['line_items[0][price]'],
+      subscription_metadata: nestedMetadata(params, 'subscription_data[metadata]'),
+      success_url: params.success_url,
+      cancel_url: params.cancel_url,
+    };
+    session.url = `https://checkout.stripe.com/c/pay/${session.id}`;
+    sessions.set(session.id, session);
+    return { status: 200, body: session };
+  }
+
+  function updateSub(id: string, params: Record<string, string>): Answer {
+    const sub = subscriptions.get(id);
+    if (!sub) return error(404, 'invalid_request_error', `No such subscription: '${id}'`);
+    const newPrice = params['items[0][price]'];
+    if (newPrice && newPrice !== sub.price) {
+      const from = prices.get(sub.price)!;
+      const to = prices.get(newPrice);
+      if (!to || params['items[0][id]'] !== sub.itemId) return error(400, 'invalid_request_error', 'No such price');
+      const at = now();
+      const unused = Math.floor((from.unit_amount * (sub.periodEnd - at)) / (sub.periodEnd - sub.periodStart));
+      if (TEST_METHODS[sub.paymentMethod]?.outcome !== 'succeeds' && params.payment_behavior === 'error_if_incomplete')
+        return error(402, 'card_error', 'Your card was declined.', { code: 'card_declined' });
+      const end = periodAfter(at, to.interval);
+      invoiceFor(sub, 'subscription_update', [
+        { amount: -unused, price: from.id, start: at, end: sub.periodEnd },
+        { amount: to.unit_amount, price: to.id, start: at, end },
+      ]);
+      Object.assign(sub, { price: to.id, periodStart: at, periodEnd: end });
+    }
+    if (params.cancel_at_period_end !== undefined) sub.cancelAtPeriodEnd = params.cancel_at_period_end === 'true';
+    const metadata = metadataOf(params);
+    if (Object.keys(metadata).length) sub.metadata = { ...sub.metadata, ...metadata };
+    return { status: 200, body: subView(sub, expandOf(params)) };
+  }
+
+  function billingRoute(method: string, path: string, params: Record<string, string>): Answer | null {
+    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') {
+      if (!customers.has(params.customer ?? '')) return error(400, 'invalid_request_error', 'No such customer');
+      const id = newId('bps');
+      return {
+        status: 200,
+        body: {
+          id,
+          object: 'billing_portal.session',
+          customer: params.customer,
+          return_url: params.return_url,
+          url: `https://billing.stripe.com/p/session/${id}`,
+        },
+      };
+    }
+    const sub = /^\/v1\/subscriptions\/(\w+)$/.exec(path);
+    if (sub) {
+      const found = subscriptions.get(sub[1]!);
+      if (!found) return error(404, 'invalid_request_error', `No such subscription: '${sub[1]}'`);
+      if (method === 'GET') return { status: 200, body: subView(found, expandOf(params)) };
+      if (method === 'POST') return updateSub(found.id, params);
+      if (method === 'DELETE') {
+        if (found.status === 'canceled')
+          return error(400, 'invalid_request_error', 'This subscription is already canceled.');
+        found.status = 'canceled';
+        return { status: 200, body: subView(found, expandOf(params)) };
+      }
+    }
+    const invoice = /^\/v1\/invoices\/(\w+)$/.exec(path);
+    if (invoice && method === 'GET') {
+      const found = invoices.get(invoice[1]!);
+      return found ? { status: 200, body: found } : error(404, 'invalid_request_error', 'No such invoice');
+    }
+    return null;
+  }
+
+  /**
+   * A member pays on Checkout's page with a test payment method: the customer (new, or the session's), the
+   * subscription (active, its first period from now), its paid invoice. What Stripe would then send is for the test
+   * to deliver: checkout.session.completed (the session) and invoice.paid (the invoice).
+   */
+  function completeCheckout(sessionId: string, paymentMethod = 'pm_card_visa') {
+    const session = sessions.get(sessionId)!;
+    const customer = (session.customer as string | null) ?? newId('cus');
+    customers.set(customer, { id: customer, object: 'customer', email: session.customer_email });
+    const price = prices.get(session.price as string)!;
+    const start = now();
+    const subscription: Sub = {
+      id: newId('sub'),
+      customer,
+      status: 'active',
+      price: price.id,
+      itemId: newId('si'),
+      periodStart: start,
+      periodEnd: periodAfter(start, price.interval),
+      cancelAtPeriodEnd: false,
+      paymentMethod,
+      metadata: session.subscription_metadata as Record<string, string>,
+      created: start,
+    };
+    subscriptions.set(subscription.id, subscription);
+    Object.assign(session, { status: 'complete', customer, subscription: subscription.id });
+    const invoice = invoiceFor(subscription, 'subscription_create', [
+      { amount: price.unit_amount, price: price.id, start, end: subscription.periodEnd },
+    ]);
+    const { price: _price, subscription_metadata: _meta, ...sessionView } = session;
+    return { session: sessionView, subscription, invoice };
+  }
+
+  /**
+   * The period ends: Stripe charges the next one. Paid: a new period and its invoice. Declined: the invoice stays
+   * open and the subscription is past_due (its card can be changed first with `sub.paymentMethod`).
+   */
+  function renew(subscriptionId: string) {
+    const sub = subscriptions.get(subscriptionId)!;
+    const price = prices.get(sub.price)!;
+    const start = sub.periodEnd;
+    const end = periodAfter(start, price.interval);
+    const invoice = invoiceFor(sub, 'subscription_cycle', [{ amount: price.unit_amount, price: price.id, start, end }]);
+    if (invoice.status === 'paid') Object.assign(sub, { status: 'active', periodStart: start, periodEnd: end });
+    else sub.status = 'past_due';
+    return invoice;
+  }
+
   function route(method: string, path: string, params: Record<string, string>): Answer {
+    const billing = billingRoute(method, path, params);
+    if (billing) return billing;
     if (method === 'POST' && path === '/v1/payment_intents') return createIntent(params);
     if (method === 'GET' && path === '/v1/payment_intents/search') {
       const m = /^metadata\['payment_id'\]:'([^']+)'$/.exec(params.query ?? '');
@@ -271,8 +516,9 @@ export function createStripeStandIn() {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://stand-in');
-    const form = req.method === 'GET' ? url.searchParams : new URLSearchParams(Buffer.concat(chunks).toString());
-    const params = Object.fromEntries(form);
+    const body = new URLSearchParams(Buffer.concat(chunks).toString());
+    const form = req.method === 'GET' ? url.searchParams : body;
+    const params = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(body) };
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const recorded: RecordedRequest = {
       method: req.method ?? '',
@@ -323,6 +569,15 @@ export function createStripeStandIn() {
     refunds,
     transfers,
     accounts,
+    prices,
+    sessions,
+    subscriptions,
+    invoices,
+    /** A recurring price, as made once in Stripe's dashboard. */
+    addPrice: (id: string, unitAmount: number, interval: 'month' | 'year') =>
+      prices.set(id, { id, unit_amount: unitAmount, interval }),
+    completeCheckout,
+    renew,
     /** The requests to one method and path. */
     sent: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path),
     /** Listens on a free loopback port; resolves with the base address for STRIPE_API_BASE. */
@@ -339,3 +594,17 @@ export function createStripeStandIn() {
 }
 
 export type StripeStandIn = ReturnType<typeof createStripeStandIn>;
+
+let eventCounter = 0;
+/** The body of an event as Stripe delivers it to a webhook endpoint: a new id each time, the SDK's API version. */
+export function stripeEventBody(type: string, object: unknown): string {
+  return JSON.stringify({
+    id: `evt_test_${Date.now()}_${++eventCounter}`,
+    object: 'event',
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+  });
+}

@@ -12,11 +12,34 @@ import { toastSuccess } from '@/lib/toast';
 /** 'December 30, 2026' for an ISO time. */
 export const longDate = (iso: string) => LONG_DATE_UTC.format(new Date(iso));
 
-/** GET /plan: my plan, its period, its card, what a switch would cost. */
-export function usePlan() {
+/**
+ * GET /plan: my plan, its period, its card, what a switch would cost. `awaitingStripe`: back from Stripe Checkout,
+ * asked again every 2 seconds until Stripe's confirmation has made the plan (a minute at most).
+ */
+export function usePlan({ awaitingStripe = false }: { awaitingStripe?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.plan,
     queryFn: async ({ signal }) => planViewSchema.parse(await api<unknown>('/plan', { signal })),
+    refetchInterval: (query) =>
+      awaitingStripe && query.state.data?.plan === 'free' && query.state.dataUpdateCount < 30 ? 2000 : false,
+  });
+}
+
+/** Leaving the app for another site's page (one object, so a component test can watch it instead of navigating). */
+export const leaveFor = { page: (url: string) => window.location.assign(url) };
+
+/**
+ * PAYMENTS_PROVIDER=stripe: Stripe's own page, Checkout for a new plan or the customer portal (the card, the
+ * invoices); the browser goes there, and Stripe brings the member back to Settings > Plan.
+ */
+export function useStripePage() {
+  return useMutation({
+    mutationFn: async (page: { kind: 'checkout'; plan: PaidPlan } | { kind: 'portal' }) => {
+      const body = page.kind === 'checkout' ? { plan: page.plan } : {};
+      const { url } = await api<{ url: string }>(`/plan/${page.kind}`, { method: 'POST', body });
+      leaveFor.page(url);
+    },
+    onError: toastMutationError,
   });
 }
 

@@ -4,11 +4,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_MODE_NOTICE } from '@shared/payments';
 import type { PlanView } from '@shared/plans-api';
 import { renderWithProviders, stubApi } from '@/test/render';
+import { leaveFor } from '../api/plan';
 import { PlanPage } from './plan-page';
 import { PlanPayments } from './plan-payments';
 import { PlanPaymentBanner } from './plan-payment-banner';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const free: PlanView = {
   plan: 'free',
@@ -21,6 +25,7 @@ const free: PlanView = {
   credit_cents: 0,
   test_mode: true,
   available: true,
+  billing: 'embedded',
 };
 const plus: PlanView = {
   ...free,
@@ -62,6 +67,28 @@ describe('Settings > Plan', () => {
     });
     expect(await screen.findByText('You are on Plus.')).toBeInTheDocument();
     expect(screen.getByText(/renews on December 30, 2026/)).toBeInTheDocument();
+  });
+
+  it("on Stripe Billing, 'Upgrade to Plus' goes to Stripe Checkout's page and 'Card and invoices' to the portal", async () => {
+    const go = vi.spyOn(leaveFor, 'page').mockImplementation(() => undefined);
+    let view: PlanView = { ...free, billing: 'stripe', test_mode: false };
+    const api = stubApi({
+      'GET /plan': () => ({ body: view }),
+      'POST /plan/checkout': () => ({ body: { url: 'https://checkout.stripe.com/c/pay/cs_test_1' } }),
+      'POST /plan/portal': () => ({ body: { url: 'https://billing.stripe.com/p/session/bps_1' } }),
+    });
+    const { unmount } = renderWithProviders(<PlanPage />);
+    expect(await screen.findByText("You pay on Stripe's secure page and come back here.")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Upgrade to Plus' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.find((c) => c.path === '/plan/checkout')!.body).toEqual({ plan: 'plus' });
+    unmount();
+
+    view = { ...plus, billing: 'stripe', test_mode: false };
+    renderWithProviders(<PlanPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Card and invoices' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://billing.stripe.com/p/session/bps_1'));
   });
 
   it('a card the form refuses is never sent', async () => {

@@ -26,7 +26,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { TestModeNotice } from '@/components/test-mode-notice';
 import { ApiError } from '@/lib/api-client';
 import { toastFirstError } from '@/lib/form-errors';
-import { longDate, usePlan, usePlanMove } from '../api/plan';
+import { longDate, usePlan, usePlanMove, useStripePage } from '../api/plan';
 import { PaymentFailedBanner } from './payment-failed-banner';
 
 const PERIOD_WORDS = { month: 'a month', year: 'a year' } as const;
@@ -154,12 +154,24 @@ function Features({ plan }: { plan: Plan }) {
 
 function CurrentPlan({ view }: { view: PlanView }) {
   const move = usePlanMove();
-  const [cardOpen, setCardOpen] = useState(false);
+  const stripePage = useStripePage();
+  const onStripe = view.billing === 'stripe';
+  const [cardDialogOpen, setCardOpen] = useState(false);
+  const cardOpen = cardDialogOpen && !onStripe;
+  /** 'Update card': the card dialog, or Stripe's customer portal when Stripe bills the plan. */
+  const updateCard = () => (onStripe ? stripePage.mutate({ kind: 'portal' }) : setCardOpen(true));
+  /** 'Upgrade to Plus' / 'Choose Community': the card dialog, or Stripe Checkout's page. */
+  const choose = (plan: PaidPlan) => (onStripe ? stripePage.mutate({ kind: 'checkout', plan }) : setSubscribeTo(plan));
   const [params, setParams] = useSearchParams();
   // /pricing's buttons come here with ?plan=plus|community: a Free member's dialog opens for it.
   const [subscribeTo, setSubscribeTo] = useState<PaidPlan | null>(() => {
     const asked = params.get('plan');
-    return view.plan === 'free' && view.available && (asked === 'plus' || asked === 'community') ? asked : null;
+    return view.plan === 'free' &&
+      view.available &&
+      view.billing === 'embedded' &&
+      (asked === 'plus' || asked === 'community')
+      ? asked
+      : null;
   });
   const name = planName(view.plan);
   useEffect(() => {
@@ -169,7 +181,7 @@ function CurrentPlan({ view }: { view: PlanView }) {
   return (
     <SettingsSection title="Your plan" description={`You are on ${name}.`}>
       <div className="space-y-4">
-        {view.status === 'past_due' ? <PaymentFailedBanner view={view} onUpdateCard={() => setCardOpen(true)} /> : null}
+        {view.status === 'past_due' ? <PaymentFailedBanner view={view} onUpdateCard={updateCard} /> : null}
         {view.plan !== 'free' && view.current_period_end ? (
           <p>
             {view.cancel_at_period_end
@@ -191,16 +203,23 @@ function CurrentPlan({ view }: { view: PlanView }) {
           <p className="text-sm">Plans cannot be bought with this payment setup yet.</p>
         ) : view.plan === 'free' ? (
           <div className="flex flex-wrap gap-3">
-            <Button onClick={() => setSubscribeTo('plus')}>{PLAN_TEXT.upgradeToPlus}</Button>
-            <Button variant="outline" onClick={() => setSubscribeTo('community')}>
+            <Button onClick={() => choose('plus')} disabled={stripePage.isPending}>
+              {PLAN_TEXT.upgradeToPlus}
+            </Button>
+            <Button variant="outline" onClick={() => choose('community')} disabled={stripePage.isPending}>
               Choose Community
             </Button>
+            {onStripe ? (
+              <p className="basis-full text-sm text-muted-foreground">
+                You pay on Stripe&apos;s secure page and come back here.
+              </p>
+            ) : null}
           </div>
         ) : (
           <div className="flex flex-wrap gap-3">
             {view.switch_quote ? <SwitchDialog view={view} /> : null}
-            <Button variant="outline" onClick={() => setCardOpen(true)}>
-              Update card
+            <Button variant="outline" onClick={updateCard} disabled={stripePage.isPending}>
+              {onStripe ? 'Card and invoices' : 'Update card'}
             </Button>
             {view.cancel_at_period_end ? (
               <Button onClick={() => void move.mutateAsync({ kind: 'resume' }).catch(() => undefined)}>
@@ -262,7 +281,10 @@ function OtherPlans({ view }: { view: PlanView }) {
 
 /** '/dashboard/settings/plan': my plan, what it includes, and upgrading, switching or cancelling it. */
 export function PlanPage() {
-  const plan = usePlan();
+  // Back from Stripe Checkout: the plan is made when Stripe confirms the payment (its webhook), seconds later.
+  const [params] = useSearchParams();
+  const [backFromCheckout] = useState(() => params.get('checkout') === 'done');
+  const plan = usePlan({ awaitingStripe: backFromCheckout });
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Plan" />
@@ -272,6 +294,11 @@ export function PlanPage() {
         <QueryLoadError what="your plan" error={plan.error} onRetry={() => void plan.refetch()} />
       ) : (
         <div className="space-y-6">
+          {backFromCheckout && plan.data.plan === 'free' ? (
+            <p role="status" className="rounded-md border bg-muted p-4">
+              Thank you. Your plan starts as soon as Stripe confirms your payment; this page updates by itself.
+            </p>
+          ) : null}
           <CurrentPlan view={plan.data} />
           <OtherPlans view={plan.data} />
         </div>
