@@ -27,7 +27,7 @@ describe('Messages page', () => {
   it('lists conversations with the person, the request, the last message, its time and the unread count', async () => {
     const unread = summary({ unread_count: 2 });
     const quiet = summary({
-      other: { id: uuid(), full_name: 'Bo Moss', verified: false },
+      other: { id: uuid(), full_name: 'Bo Moss', verified: false, ambassador: false },
       request_title: 'Hay',
       last_message: null,
     });

@@ -9,7 +9,7 @@ import { RequestDetailPage } from './request-detail-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const BEA = { id: uuid(), full_name: 'Bea Nunez', verified: false };
+const BEA = { id: uuid(), full_name: 'Bea Nunez', verified: false, ambassador: false };
 
 function offered(): RequestDetail {
   return makeRequestDetail({
