@@ -82,8 +82,18 @@ export function makeBooking(over: Partial<Booking> = {}): Booking {
   };
 }
 
-export const ADA = { id: '00000000-0000-4000-8000-00000000a0da', full_name: 'Ada Field', verified: false, ambassador: false };
-export const SAM = { id: '00000000-0000-4000-8000-000000005a11', full_name: 'Sam Lee', verified: false, ambassador: false };
+export const ADA = {
+  id: '00000000-0000-4000-8000-00000000a0da',
+  full_name: 'Ada Field',
+  verified: false,
+  ambassador: false,
+};
+export const SAM = {
+  id: '00000000-0000-4000-8000-000000005a11',
+  full_name: 'Sam Lee',
+  verified: false,
+  ambassador: false,
+};
 
 /** A pending booking seen by its driver (Sam Lee) on Ada Field's request. */
 export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDetail {
