@@ -60,7 +60,7 @@ export const personSchema = z.object({ id: z.string().uuid(), full_name: z.strin
 export const shownPersonSchema = personSchema.extend({
   /** Email, phone and ID all checked: the 'Verified' badge beside the name. */
   verified: z.boolean(),
-  /** A Community member (issue 38): the 'Ambassador' badge follows the 'Verified' one. Absent from older answers: false. */
+  /** A Community member (issue 38): the 'Ambassador' badge follows the 'Verified' one. Absent from old answers: false. */
   ambassador: z.boolean().default(false),
 });
 export type ShownPerson = z.infer<typeof shownPersonSchema>;

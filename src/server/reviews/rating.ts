@@ -4,7 +4,8 @@ import { ambassadorOf } from '../plans';
 
 /**
  * A person's rating counters, 'Verified' badge and Community's 'Ambassador' badge read beside a row that names them,
- * for a write's RETURNING (a new ride or request shows its poster's rating and badges like a browsed one). Lists join `profiles` and read the columns directly.
+ * for a write's RETURNING (a new ride or request shows its poster's rating and badges like a browsed one). Lists join
+ * `profiles` and read the columns directly.
  *
  * Drizzle writes RETURNING columns without their table ("user_id"), which inside the subquery would name
  * profiles.user_id itself; so both sides are qualified by hand: the written table by its name, profiles by an alias.
