@@ -187,6 +187,11 @@ export const rideSchema = z.object({
   /** The poster has the 'Verified' badge (email, phone and ID checked). */
   poster_verified: z.boolean(),
   /**
+   * The poster is a Community member: the 'Ambassador' badge beside the name (issue 38). Absent from older answers:
+   * false.
+   */
+  poster_ambassador: z.boolean().default(false),
+  /**
    * A priority listing (issue 38): the poster is a Plus or Community member, so Browse lists it first within its day
    * and its card shows 'Priority'. Absent from older answers: false.
    */
@@ -213,6 +218,11 @@ export const deliveryRequestSchema = requestFieldsSchema.extend({
   requester_rating: ratingSummarySchema,
   /** The requester has the 'Verified' badge (email, phone and ID checked). */
   requester_verified: z.boolean(),
+  /**
+   * The requester is a Community member: the 'Ambassador' badge beside the name (issue 38). Absent from older
+   * answers: false.
+   */
+  requester_ambassador: z.boolean().default(false),
   /**
    * A priority listing (issue 38): the requester is a Plus or Community member, so Browse lists it first within its
    * hour of posting and its card shows 'Priority'. Absent from older answers: false.

@@ -56,10 +56,12 @@ export const VERIFIED_FILTER_LABEL = 'Verified members only';
 
 /** A person named in a view: their profile link and name. */
 export const personSchema = z.object({ id: z.string().uuid(), full_name: z.string() });
-/** A person named where others decide whom to trust (booking pages, offers, messages, reviews): with the badge. */
+/** A person named where others decide whom to trust (booking pages, offers, messages, reviews): with the badges. */
 export const shownPersonSchema = personSchema.extend({
   /** Email, phone and ID all checked: the 'Verified' badge beside the name. */
   verified: z.boolean(),
+  /** A Community member (issue 38): the 'Ambassador' badge follows the 'Verified' one. Absent from old answers: false. */
+  ambassador: z.boolean().default(false),
 });
 export type ShownPerson = z.infer<typeof shownPersonSchema>;
 

@@ -28,6 +28,7 @@ export function makeRide(over: Partial<Ride> = {}): Ride {
     poster_id: ADA.id,
     poster_rating: NO_RATING,
     poster_verified: false,
+    poster_ambassador: false,
     priority: false,
     is_own: true,
     // Typed as free text: no place chosen.
@@ -53,6 +54,7 @@ export function makeRequest(over: Partial<DeliveryRequest> = {}): DeliveryReques
     requester_id: ADA.id,
     requester_rating: NO_RATING,
     requester_verified: false,
+    requester_ambassador: false,
     priority: false,
     is_own: false,
     accepted_by_me: false,
@@ -80,8 +82,18 @@ export function makeBooking(over: Partial<Booking> = {}): Booking {
   };
 }
 
-export const ADA = { id: '00000000-0000-4000-8000-00000000a0da', full_name: 'Ada Field', verified: false };
-export const SAM = { id: '00000000-0000-4000-8000-000000005a11', full_name: 'Sam Lee', verified: false };
+export const ADA = {
+  id: '00000000-0000-4000-8000-00000000a0da',
+  full_name: 'Ada Field',
+  verified: false,
+  ambassador: false,
+};
+export const SAM = {
+  id: '00000000-0000-4000-8000-000000005a11',
+  full_name: 'Sam Lee',
+  verified: false,
+  ambassador: false,
+};
 
 /** A pending booking seen by its driver (Sam Lee) on Ada Field's request. */
 export function makeBookingDetail(over: Partial<BookingDetail> = {}): BookingDetail {

@@ -6,6 +6,7 @@ import { CORRIDOR_MESSAGE, ROUTE_NEEDS_PLACES } from '../../shared/places';
 import { users } from '../db/schema';
 import { setupTestApp } from '../test/harness';
 import { collectPages } from '../test/marketplace';
+import { setPlan } from '../test/plans';
 import { pointOnRide, routeHelpers } from '../test/route';
 import { frameOf, MILES_PER_DEGREE, type Point } from './geometry';
 
@@ -65,6 +66,20 @@ describe('GET /rides/:id/along-route: the corridor', () => {
     expect(ids).toEqual(expect.arrayContaining([inside.id, pickupOut.id, deliveryOut.id]));
     expect(ids).not.toContain(backwards.id);
     expect(ids).not.toContain(noPlaces.id);
+  });
+
+  it("carries Community's 'Ambassador' badge beside a requester's name (issue 38), not a Free one's", async () => {
+    const r = await driverWithRide();
+    const member = await signUpAndIn('Cam Community');
+    const free = await signUpAndIn('Fay Free');
+    await setPlan(ctx.database.db, member.user.id, 'community');
+    const community = await postRequest(member.token, r.at(5, 1), r.at(20, -1), { title: 'Community feed' });
+    const onFree = await postRequest(free.token, r.at(6, 1), r.at(21, -1), { title: 'Free feed' });
+    const items = (await r.list()).body.items;
+    expect(Object.fromEntries(items.map((i) => [i.id, i.requester_ambassador]))).toEqual({
+      [community.id]: true,
+      [onFree.id]: false,
+    });
   });
 
   it('includes the round caps beyond both ends, not what lies further', async () => {

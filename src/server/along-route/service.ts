@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from '../db/cursor';
 import { rowsOf } from '../db/result-rows';
 import { rides } from '../db/schema';
 import { pointOf, visibleTo } from '../places';
+import { ambassadorOf } from '../plans';
 import { alongRouteSql, routeBoxes, routeDetourSql, routeFrames, stopPointsOf, type Route } from './route';
 
 export const RIDE_NOT_FOUND = 'Ride not found.';
@@ -47,6 +48,7 @@ interface Row {
   rating_count: number;
   rating_sum: number;
   verified: boolean;
+  ambassador: boolean;
   priority: boolean;
   asked: boolean;
   detour: number;
@@ -72,6 +74,7 @@ function toItem(row: Row): AlongRouteRequest {
     requester_id: row.user_id,
     requester_rating: ratingFrom(row.rating_count, row.rating_sum),
     requester_verified: row.verified,
+    requester_ambassador: row.ambassador,
     // The card's 'Priority' label (issue 38); this list keeps its own order (asked first, then the detour).
     priority: row.priority,
     is_own: false,
@@ -180,7 +183,8 @@ export function createAlongRouteService(db: Db) {
         r.pickup_place_id, r.pickup_lat, r.pickup_lon, r.delivery_place_id, r.delivery_lat, r.delivery_lon,
         r.needed_by_date::text as needed_by_date, r.compensation_cents, r.status,
         to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-        p.full_name as requester_name, p.rating_count, p.rating_sum, p.verified, r.priority, l.asked, l.detour
+        p.full_name as requester_name, p.rating_count, p.rating_sum, p.verified,
+        ${ambassadorOf(sql`p.plan`)} as ambassador, r.priority, l.asked, l.detour
       from (
         select s.id, s.asked, s.detour, case when s.asked then 0 else 1 end as rank
         from (${listed(driverId, ride, corridor)}) s

@@ -21,7 +21,7 @@ import type { Db } from '../db/client';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
 import { latestDispute, mayReport } from '../disputes';
 import { chargebackShown, creditBalance } from '../payments';
-import { feeWaiverOf, guaranteeCapOf } from '../plans';
+import { ambassadorOf, feeWaiverOf, guaranteeCapOf } from '../plans';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND, holdOf } from './transitions';
 
@@ -89,6 +89,8 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         requesterName: requesterProfile.fullName,
         driverVerified: driverProfile.verified,
         requesterVerified: requesterProfile.verified,
+        driverAmbassador: ambassadorOf(driverProfile.plan),
+        requesterAmbassador: ambassadorOf(requesterProfile.plan),
         requestId: deliveryRequests.id,
         title: deliveryRequests.title,
         description: deliveryRequests.description,
@@ -148,8 +150,18 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         compensation: row.compensationCents === null ? null : centsToDecimal(row.compensationCents),
         status: requestStatus,
       },
-      driver: { id: row.driverId, full_name: row.driverName, verified: row.driverVerified },
-      requester: { id: row.requesterId, full_name: row.requesterName, verified: row.requesterVerified },
+      driver: {
+        id: row.driverId,
+        full_name: row.driverName,
+        verified: row.driverVerified,
+        ambassador: row.driverAmbassador,
+      },
+      requester: {
+        id: row.requesterId,
+        full_name: row.requesterName,
+        verified: row.requesterVerified,
+        ambassador: row.requesterAmbassador,
+      },
       events,
       actions: actionsFor(myRole, { status, requestStatus, pickedUpAt: row.pickedUpAt, onHold }),
       picked_up_at: row.pickedUpAt?.toISOString() ?? null,

@@ -19,6 +19,7 @@ import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';
 import { blockedWith, isBlockedBetween } from '../blocks';
 import { notify } from '../notifications';
+import { ambassadorOf } from '../plans';
 import { z } from 'zod';
 
 /** The same answer as the booking page for anyone who is not one of its two people (or an unknown id). */
@@ -260,6 +261,7 @@ export function createMessageService(db: Db) {
              o.user_id as other_id,
              o.full_name as other_name,
              o.verified as other_verified,
+             ${ambassadorOf(sql`o.plan`)} as other_ambassador,
              r.title as request_title,
              lm.body as last_body,
              lm.sender_id as last_sender_id,
@@ -284,6 +286,7 @@ export function createMessageService(db: Db) {
       other_id: string;
       other_name: string;
       other_verified: boolean;
+      other_ambassador: boolean;
       request_title: string;
       last_body: string | null;
       last_sender_id: string | null;
@@ -299,7 +302,7 @@ export function createMessageService(db: Db) {
     return {
       items: pageRows.map((r) => ({
         booking_id: r.booking_id,
-        other: { id: r.other_id, full_name: r.other_name, verified: r.other_verified },
+        other: { id: r.other_id, full_name: r.other_name, verified: r.other_verified, ambassador: r.other_ambassador },
         request_title: r.request_title,
         last_message:
           r.last_body !== null && r.last_created_at !== null

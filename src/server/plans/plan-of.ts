@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { planName, type PaidPlan, type Plan } from '../../shared/plans';
 import { GUARANTEE_CAP_CENTS, GUARANTEE_MEMBER_CAP_CENTS } from '../../shared/disputes';
 import type { Db } from '../db/client';
@@ -30,3 +30,9 @@ export async function feeWaiverOf(db: Db, userId: string): Promise<string | null
 export async function guaranteeCapOf(db: Db, userId: string): Promise<number> {
   return isPaid(await planOf(db, userId)) ? GUARANTEE_MEMBER_CAP_CENTS : GUARANTEE_CAP_CENTS;
 }
+
+/**
+ * Community's 'Ambassador' badge beside a name (issue 38), read from the `profiles` row the query already joins: its
+ * `plan` column (an alias's, or `sql\`p.plan\`` in raw SQL). The one place the rule is written; null (Free) is false.
+ */
+export const ambassadorOf = (plan: SQLWrapper) => sql<boolean>`(${plan} is not distinct from 'community')`;

@@ -82,13 +82,13 @@ describe("the driver's rating on each offer", () => {
     expect(res.body.offers).toEqual([
       {
         booking_id: s.offers[0]!.id,
-        driver: { id: rated!.user.id, full_name: 'Driver 1', verified: false },
+        driver: { id: rated!.user.id, full_name: 'Driver 1', verified: false, ambassador: false },
         driver_rating: { count: 2, average: 5 },
         offered_at: s.offers[0]!.created_at,
       },
       {
         booking_id: s.offers[1]!.id,
-        driver: { id: fresh!.user.id, full_name: 'Driver 2', verified: false },
+        driver: { id: fresh!.user.id, full_name: 'Driver 2', verified: false, ambassador: false },
         driver_rating: { count: 0, average: null },
         offered_at: s.offers[1]!.created_at,
       },

@@ -30,7 +30,7 @@ import {
   type PlaceService,
 } from '../places';
 import { creditBalance } from '../payments';
-import { feeWaiverOf } from '../plans';
+import { ambassadorOf, feeWaiverOf } from '../plans';
 
 export const REQUEST_NOT_FOUND = 'Request not found.';
 
@@ -72,6 +72,7 @@ const columns = {
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
   ownerVerified: profiles.verified,
+  ownerAmbassador: ambassadorOf(profiles.plan),
 };
 interface RequestRow {
   id: string;
@@ -96,6 +97,8 @@ interface RequestRow {
   ratingCount: number;
   ratingSum: number;
   ownerVerified: boolean;
+  /** Community's 'Ambassador' badge beside the name (issue 38). */
+  ownerAmbassador: boolean;
   acceptedByMe?: boolean;
   offerCount?: number;
   /** Browse with 'Near' only. */
@@ -118,6 +121,7 @@ function toRequest(row: RequestRow, viewerId: string): DeliveryRequest {
     requester_id: row.userId,
     requester_rating: ratingFrom(row.ratingCount, row.ratingSum),
     requester_verified: row.ownerVerified,
+    requester_ambassador: row.ownerAmbassador,
     priority: row.priority,
     is_own: row.userId === viewerId,
     accepted_by_me: row.acceptedByMe ?? false,
@@ -364,6 +368,7 @@ export function createRequestService(
         driverId: bookings.driverId,
         driverName: profiles.fullName,
         driverVerified: profiles.verified,
+        driverAmbassador: ambassadorOf(profiles.plan),
         ratingCount: profiles.ratingCount,
         ratingSum: profiles.ratingSum,
       })
@@ -379,7 +384,12 @@ export function createRequestService(
         .filter((b) => b.status === 'pending')
         .map((b) => ({
           booking_id: b.id,
-          driver: { id: b.driverId, full_name: b.driverName, verified: b.driverVerified },
+          driver: {
+            id: b.driverId,
+            full_name: b.driverName,
+            verified: b.driverVerified,
+            ambassador: b.driverAmbassador,
+          },
           driver_rating: ratingFrom(b.ratingCount, b.ratingSum),
           offered_at: b.createdAt.toISOString(),
         })),
@@ -387,7 +397,12 @@ export function createRequestService(
         ? {
             id: chosen.id,
             status: chosen.status as 'confirmed' | 'completed',
-            driver: { id: chosen.driverId, full_name: chosen.driverName, verified: chosen.driverVerified },
+            driver: {
+              id: chosen.driverId,
+              full_name: chosen.driverName,
+              verified: chosen.driverVerified,
+              ambassador: chosen.driverAmbassador,
+            },
           }
         : null,
       // While a driver can be chosen.

@@ -185,7 +185,7 @@ describe('GET /users/:id/reviews', () => {
       booking_id: received.bookingId,
       rating: 5,
       comment: 'Ready at the gate',
-      reviewer: { id: carrier.user.id, full_name: 'Cal Carrier', verified: false },
+      reviewer: { id: carrier.user.id, full_name: 'Cal Carrier', verified: false, ambassador: false },
       reviewer_role: 'driver',
       reviewee: { id: dee.user.id, full_name: 'Dee Driver' },
       created_at: newest.createdAt.toISOString(),

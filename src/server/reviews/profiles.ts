@@ -7,6 +7,7 @@ import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, profiles, reviews, users } from '../db/schema';
+import { ambassadorOf } from '../plans';
 import {
   isPublished,
   revieweeJoin,
@@ -50,7 +51,7 @@ export function createProfileService(db: Db) {
       phoneVerified: sql<boolean>`${profiles.phoneVerifiedAt} is not null`,
       idChecked: sql<boolean>`${profiles.idCheckedAt} is not null`,
       verified: profiles.verified,
-      ambassador: sql<boolean>`${profiles.plan} is not distinct from 'community'`,
+      ambassador: ambassadorOf(profiles.plan),
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))

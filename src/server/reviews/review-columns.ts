@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { BookingRole } from '../../shared/lifecycle';
 import type { Review } from '../../shared/reviews';
 import { profiles, reviews } from '../db/schema';
+import { ambassadorOf } from '../plans';
 
 /** Reviewer's and reviewee's names: join these two aliases of `profiles` (see `withNames`). */
 export const reviewerProfile = alias(profiles, 'reviewer_profile');
@@ -17,6 +18,7 @@ export const reviewColumns = {
   reviewerId: reviews.reviewerId,
   reviewerName: reviewerProfile.fullName,
   reviewerVerified: reviewerProfile.verified,
+  reviewerAmbassador: ambassadorOf(reviewerProfile.plan),
   reviewerRole: reviews.reviewerRole,
   revieweeId: reviews.revieweeId,
   revieweeName: revieweeProfile.fullName,
@@ -34,6 +36,7 @@ export interface ReviewRow {
   reviewerId: string;
   reviewerName: string;
   reviewerVerified: boolean;
+  reviewerAmbassador: boolean;
   reviewerRole: string;
   revieweeId: string;
   revieweeName: string;
@@ -53,7 +56,12 @@ export function toReview(row: ReviewRow): Review {
     booking_id: row.bookingId,
     rating: row.rating,
     comment: row.comment,
-    reviewer: { id: row.reviewerId, full_name: row.reviewerName, verified: row.reviewerVerified },
+    reviewer: {
+      id: row.reviewerId,
+      full_name: row.reviewerName,
+      verified: row.reviewerVerified,
+      ambassador: row.reviewerAmbassador,
+    },
     // The column's CHECK allows only the two roles.
     reviewer_role: row.reviewerRole as BookingRole,
     reviewee: { id: row.revieweeId, full_name: row.revieweeName },

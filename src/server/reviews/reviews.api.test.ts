@@ -102,7 +102,7 @@ describe('double-blind reviews', () => {
         booking_id: bookingId,
         rating: 4,
         comment: 'On time, friendly.',
-        reviewer: { id: requester.user.id, full_name: 'Ana Diaz', verified: false },
+        reviewer: { id: requester.user.id, full_name: 'Ana Diaz', verified: false, ambassador: false },
         reviewer_role: 'requester',
         reviewee: { id: driver.user.id, full_name: 'Driver 1' },
         created_at: expect.any(String),

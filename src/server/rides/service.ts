@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { profiles, ridePriorityKey, rideTimeKey, rides, users } from '../db/schema';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
+import { ambassadorOf } from '../plans';
 import { blockedWith } from '../blocks';
 import { cursorDate, cursorFlag, cursorTime, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { decodeCursor, toPage } from '../db/cursor';
@@ -66,6 +67,7 @@ const columns = {
   ratingCount: profiles.ratingCount,
   ratingSum: profiles.ratingSum,
   ownerVerified: profiles.verified,
+  ownerAmbassador: ambassadorOf(profiles.plan),
   stops: stopsColumn,
 };
 interface RideRow {
@@ -91,6 +93,8 @@ interface RideRow {
   ratingCount: number;
   ratingSum: number;
   ownerVerified: boolean;
+  /** Community's 'Ambassador' badge beside the name (issue 38). */
+  ownerAmbassador: boolean;
   /** In order; the JSON column (stopsColumn). */
   stops: Parameters<typeof stopsOf>[0];
   /** Browse with 'Near' only. */
@@ -114,6 +118,7 @@ function toRide(row: RideRow, viewerId: string): Ride {
     poster_id: row.userId,
     poster_rating: ratingFrom(row.ratingCount, row.ratingSum),
     poster_verified: row.ownerVerified,
+    poster_ambassador: row.ownerAmbassador,
     priority: row.priority,
     is_own: row.userId === viewerId,
     origin_point: pointOf(row.originPlaceId, row.originLat, row.originLon),

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '@shared/messages';
+import { AMBASSADOR_BADGE_LABEL } from '@shared/plans';
 import { ADA, SAM, uuid } from '@/test/factories';
 import { sessionOf } from '@/test/moderation';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -27,7 +28,8 @@ describe('Messages page', () => {
   it('lists conversations with the person, the request, the last message, its time and the unread count', async () => {
     const unread = summary({ unread_count: 2 });
     const quiet = summary({
-      other: { id: uuid(), full_name: 'Bo Moss', verified: false },
+      // A Community member: Community's 'Ambassador' badge after the name (issue 38).
+      other: { id: uuid(), full_name: 'Bo Moss', verified: false, ambassador: true },
       request_title: 'Hay',
       last_message: null,
     });
@@ -49,6 +51,8 @@ describe('Messages page', () => {
     expect(within(first!).getByText('Is the gate open?')).toBeVisible();
     expect(within(first!).getByText('2')).toHaveTextContent('2 unread');
     expect(first!.querySelector('time')).toHaveAttribute('datetime', '2026-05-01T10:00:00.000Z');
+    expect(within(second!).getByRole('img', { name: AMBASSADOR_BADGE_LABEL })).toHaveTextContent('Ambassador');
+    expect(within(first!).queryByRole('img', { name: AMBASSADOR_BADGE_LABEL })).not.toBeInTheDocument();
     expect(within(second!).getByText('No messages yet')).toHaveClass('text-muted-foreground');
     expect(within(second!).queryByText(/unread/)).not.toBeInTheDocument();
   });

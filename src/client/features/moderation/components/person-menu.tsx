@@ -18,6 +18,8 @@ export interface Person {
   full_name: string;
   /** The 'Verified' badge follows the name. */
   verified?: boolean;
+  /** Community's 'Ambassador' badge follows it (issue 38). */
+  ambassador?: boolean;
 }
 
 /**

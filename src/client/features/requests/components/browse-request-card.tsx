@@ -39,6 +39,7 @@ export function BrowseRequestCard({ request, notes }: { request: DeliveryRequest
               id: request.requester_id,
               full_name: request.requester_name,
               verified: request.requester_verified,
+              ambassador: request.requester_ambassador,
             }}
           />
           {request.priority ? (

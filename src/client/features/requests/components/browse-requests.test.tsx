@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AMBASSADOR_BADGE_LABEL } from '@shared/plans';
 import { PRIORITY_BADGE_LABEL } from '@/components/priority-badge';
 import { ADA, makeRequest, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -104,6 +105,23 @@ describe('Browse Delivery Requests', () => {
     expect(card.getByText(/^Requested by/)).toHaveTextContent('Requested by Pat Plus Priority');
     const other = within(screen.getByRole('heading', { name: 'Parcel to the post office' }).closest('li')!);
     expect(other.queryByRole('img', { name: PRIORITY_BADGE_LABEL })).not.toBeInTheDocument();
+  });
+
+  it("shows Community's 'Ambassador' badge after a Community requester's name (issue 38), and no other", async () => {
+    const member = makeRequest({
+      title: 'Hay to the barn',
+      requester_name: 'Cam Community',
+      requester_ambassador: true,
+      priority: true,
+    });
+    stubApi({ 'GET /requests/browse': () => ({ body: { items: [member, theirs], next_cursor: null } }) });
+    renderWithProviders(<BrowseRequests />);
+    const card = within((await screen.findByRole('heading', { name: 'Hay to the barn' })).closest('li')!);
+    expect(card.getByRole('img', { name: AMBASSADOR_BADGE_LABEL })).toHaveTextContent('Ambassador');
+    expect(card.getByText(/^Requested by/)).toHaveTextContent('Requested by Cam Community Ambassador Priority');
+    expect(card.getByRole('link', { name: 'Cam Community' })).toBeVisible();
+    const other = within(screen.getByRole('heading', { name: 'Parcel to the post office' }).closest('li')!);
+    expect(other.queryByRole('img', { name: AMBASSADOR_BADGE_LABEL })).not.toBeInTheDocument();
   });
 
   it('shows the spec empty text', async () => {

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RequestDetail } from '@shared/lifecycle';
+import { AMBASSADOR_BADGE_LABEL } from '@shared/plans';
 import { profilePath } from '@shared/routes';
 import { makeRequestDetail, NO_RATING, SAM, uuid } from '@/test/factories';
 import { renderWithProviders, stubApi } from '@/test/render';
@@ -9,7 +10,7 @@ import { RequestDetailPage } from './request-detail-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const BEA = { id: uuid(), full_name: 'Bea Nunez', verified: false };
+const BEA = { id: uuid(), full_name: 'Bea Nunez', verified: false, ambassador: false };
 
 function offered(): RequestDetail {
   return makeRequestDetail({
@@ -51,6 +52,17 @@ describe('Request detail page', () => {
     expect(bea.getByRole('link', { name: 'Bea Nunez' })).toHaveAttribute('href', `/dashboard/users/${BEA.id}`);
     expect(bea.getByText('New member')).toBeVisible();
     expect(screen.getByRole('link', { name: 'My Requests' })).toHaveAttribute('href', '/dashboard/requests');
+  });
+
+  it("shows Community's 'Ambassador' badge after an offering Community driver's name (issue 38), and no other", async () => {
+    const request = offered();
+    request.offers[1] = { ...request.offers[1]!, driver: { ...BEA, ambassador: true } };
+    stubApi({ [`GET /requests/${request.id}`]: () => ({ body: request }) });
+    renderWithProviders(<RequestDetailPage id={request.id} />);
+    const offers = within(await screen.findByRole('list', { name: 'Pending offers' })).getAllByRole('listitem');
+    expect(within(offers[1]!).getByRole('img', { name: AMBASSADOR_BADGE_LABEL })).toHaveTextContent('Ambassador');
+    expect(within(offers[1]!).getByRole('link', { name: 'Bea Nunez' })).toBeVisible();
+    expect(within(offers[0]!).queryByRole('img', { name: AMBASSADOR_BADGE_LABEL })).not.toBeInTheDocument();
   });
 
   it('says so when nobody has offered yet', async () => {

@@ -11,7 +11,7 @@ import { ProfilePage } from './profile-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const BEA = { id: '00000000-0000-4000-8000-0000000000be', full_name: 'Bea Nunez', verified: false };
+const BEA = { id: '00000000-0000-4000-8000-0000000000be', full_name: 'Bea Nunez', verified: false, ambassador: false };
 
 function makeProfile(over: Partial<Profile> = {}): Profile {
   return {

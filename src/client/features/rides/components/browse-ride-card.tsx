@@ -28,7 +28,14 @@ export function BrowseRideCard({ ride }: { ride: Ride }) {
         ) : null}
         <p className="text-sm text-muted-foreground">
           Posted by{' '}
-          <ProfileLink person={{ id: ride.poster_id, full_name: ride.poster_name, verified: ride.poster_verified }} />
+          <ProfileLink
+            person={{
+              id: ride.poster_id,
+              full_name: ride.poster_name,
+              verified: ride.poster_verified,
+              ambassador: ride.poster_ambassador,
+            }}
+          />
           {ride.priority ? (
             <>
               {' '}

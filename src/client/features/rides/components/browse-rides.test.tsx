@@ -1,5 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AMBASSADOR_BADGE_LABEL } from '@shared/plans';
+import { VERIFIED_BADGE_LABEL } from '@shared/verification';
 import { PRIORITY_BADGE_LABEL } from '@/components/priority-badge';
 import { ADA, makeRide, SAM } from '@/test/factories';
 import { emptyPage, renderWithProviders, stubApi } from '@/test/render';
@@ -75,6 +77,30 @@ describe('Browse Available Rides', () => {
     expect(card.getByRole('link', { name: 'Pat Plus' })).toBeVisible();
     const other = within(screen.getByRole('heading', { name: 'Ridge → Millbrook' }).closest('li')!);
     expect(other.queryByText('Priority')).not.toBeInTheDocument();
+  });
+
+  it("shows Community's 'Ambassador' badge after a Community driver's name, beside 'Verified' (issue 38), and no other", async () => {
+    const member = makeRide({
+      origin: 'Hill Farm',
+      poster_name: 'Cam Community',
+      poster_verified: true,
+      poster_ambassador: true,
+      priority: true,
+      is_own: false,
+    });
+    const plain = makeRide({ origin: 'Ridge', poster_name: 'Fay Free', is_own: false });
+    stubApi({ 'GET /rides/browse': () => ({ body: { items: [member, plain], next_cursor: null } }) });
+    renderWithProviders(<BrowseRides />);
+    const card = within((await screen.findByRole('heading', { name: 'Hill Farm → Millbrook' })).closest('li')!);
+    const badge = card.getByRole('img', { name: AMBASSADOR_BADGE_LABEL });
+    expect(badge).toHaveTextContent('Ambassador');
+    expect(badge).toBeVisible();
+    expect(card.getByRole('img', { name: VERIFIED_BADGE_LABEL })).toBeVisible();
+    expect(card.getByText(/^Posted by/)).toHaveTextContent('Posted by Cam Community Verified Ambassador Priority');
+    // The badge is not part of the profile link's name.
+    expect(card.getByRole('link', { name: 'Cam Community' })).toBeVisible();
+    const other = within(screen.getByRole('heading', { name: 'Ridge → Millbrook' }).closest('li')!);
+    expect(other.queryByRole('img', { name: AMBASSADOR_BADGE_LABEL })).not.toBeInTheDocument();
   });
 
   it('shows the spec empty text', async () => {
