@@ -3,3 +3,6 @@ export { feeWaiverOf, guaranteeCapOf, isPaid, planFrom, planOf } from './plan-of
 export { createPlans, type Plans } from './service';
 export { rewardOnCompletion } from './rewards';
 export { planRoutes } from './routes';
+// Community's early access ('Try new features first', decision 035).
+export { createEarlyAccess, earlyAccessOn, type EarlyAccess } from './early-access';
+export { earlyAccessRoutes } from './early-access-routes';
