@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
-import { useEarlyAccess, useSetEarlyAccess } from '../api/early-access';
+import { useEarlyAccess } from '@/hooks/use-early-access';
+import { useSetEarlyAccess } from '../api/early-access';
 
 /** What the switch turns on today: each early-access feature's name and what it does. */
 function FeatureList({ id }: { id: string }) {
