@@ -196,6 +196,8 @@ test('Settings passes axe and every control is reached by keyboard', async ({ pa
     region(page, 'Two-factor authentication').getByRole('button', { name: 'Set up' }),
     // 'Plan' (issue 38): the way to Settings > Plan.
     region(page, 'Plan').getByRole('link', { name: 'Manage plan' }),
+    // 'Try new features first' (decision 035): on Free the switch is disabled; the way to Community is next.
+    region(page, 'Try new features first').getByRole('link', { name: 'Get Community' }),
     region(page, 'Payouts').getByRole('button', { name: 'Set up payouts' }),
     region(page, 'Notifications').getByRole('link', { name: 'Notification settings' }),
     region(page, 'Alerts').getByRole('link', { name: 'Alerts' }),

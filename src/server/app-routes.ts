@@ -39,7 +39,7 @@ import { adminRoutes, blockRoutes, reportRoutes } from './moderation/routes';
 import { createBlockService, createReportService } from './moderation/service';
 import { createNotificationService, notificationRoutes } from './notifications';
 import { createPlaceService, placeRoutes } from './places';
-import { planRoutes } from './plans';
+import { createEarlyAccess, earlyAccessRoutes, planRoutes } from './plans';
 import { adminPaymentRoutes, createStripeEventReceiver, paymentRoutes, stripeWebhookRoutes } from './payments';
 import { requestRoutes } from './requests/routes';
 import { createRequestService } from './requests/service';
@@ -219,6 +219,8 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
     ['/payments', paymentRoutes(paymentDeps)],
     // Settings > Plan (issue 38): my plan, subscribing, switching, cancelling, the card for renewals.
     ['/plan', planRoutes(s.plans, throttle)],
+    // Settings' 'Try new features first' (Community's early access, decision 035).
+    ['/account', earlyAccessRoutes(createEarlyAccess(db), throttle)],
     ['/admin/payments', adminPaymentRoutes(paymentDeps)],
     ['/notifications', notificationRoutes(createNotificationService(db, s.unsubscribeTokens), throttle)],
     ['/blocks', blockRoutes(createBlockService(db), throttle)],

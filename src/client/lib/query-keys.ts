@@ -73,6 +73,8 @@ export const queryKeys = {
   account: ['account'] as const,
   accountProfile: ['account', 'profile'] as const,
   accountSessions: ['account', 'sessions'] as const,
+  /** Settings' 'Try new features first' (Community's early access): read again by each page that gates a feature. */
+  earlyAccess: ['account', 'early-access'] as const,
   /** Place suggestions for what was typed, folded: the gazetteer never changes while the app runs. */
   placeSuggestions: (q: string) => ['places', 'suggest', q] as const,
   /** One place by id (a Browse link's `near=`): its label for the Near field and 'Save this search'. */

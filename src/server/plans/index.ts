@@ -4,3 +4,6 @@ export { createPlans, type Plans } from './service';
 export { rewardOnCompletion } from './rewards';
 export { planRoutes } from './routes';
 export { createStripeBilling, type StripeBilling } from './stripe-billing';
+// Community's early access ('Try new features first', decision 035).
+export { createEarlyAccess, earlyAccessOn, type EarlyAccess } from './early-access';
+export { earlyAccessRoutes } from './early-access-routes';

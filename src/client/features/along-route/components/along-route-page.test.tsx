@@ -217,3 +217,48 @@ describe('Requests along this route', () => {
     ).toEqual([ridePath, ridePath]);
   });
 });
+
+describe('Requests along this route: the route map (early access)', () => {
+  const placed = makeRide({
+    origin: 'Springfield, IL',
+    destination: 'Decatur, IL',
+    origin_point: { place_id: 1, lat: 39.8017, lon: -89.6437 },
+    destination_point: { place_id: 2, lat: 39.8403, lon: -88.9548 },
+    departure_date: '2099-06-01',
+  });
+  const seed = along({
+    title: 'Seed corn to Niantic',
+    pickup_point: { place_id: 3, lat: 39.82, lon: -89.4 },
+    delivery_point: { place_id: 4, lat: 39.8545, lon: -89.1673 },
+  });
+  const early = (on: boolean) => () => ({ body: { on, saved: on, available: true } });
+  const renderWith = (theRide: typeof placed, on: boolean) => {
+    stubApi({
+      [`GET /rides/${theRide.id}`]: () => ({ body: theRide }),
+      [`GET /rides/${theRide.id}/along-route`]: () => ({
+        body: { items: [seed], next_cursor: null, corridor_miles: 5 },
+      }),
+      'GET /account/early-access': early(on),
+    });
+    return renderPage(alongRoutePath(theRide.id));
+  };
+
+  it('with early access on, the map shows the route and the requests along it above the list', async () => {
+    renderWith(placed, true);
+    const map = await screen.findByRole('img', { name: /^Route map/ });
+    expect(map).toHaveAccessibleName('Route map: from Springfield, IL to Decatur, IL, with 1 request along it.');
+    expect(await screen.findByRole('heading', { name: 'Seed corn to Niantic' })).toBeVisible();
+  });
+
+  it('without early access there is no map', async () => {
+    renderWith(placed, false);
+    expect(await screen.findByRole('heading', { name: 'Seed corn to Niantic' })).toBeVisible();
+    expect(screen.queryByRole('img', { name: /^Route map/ })).not.toBeInTheDocument();
+  });
+
+  it('a ride typed as free text has no map, even with early access on', async () => {
+    renderWith(makeRide({ origin: 'Springfield, IL', destination: 'Decatur, IL' }), true);
+    expect(await screen.findByRole('heading', { name: 'Seed corn to Niantic' })).toBeVisible();
+    expect(screen.queryByRole('img', { name: /^Route map/ })).not.toBeInTheDocument();
+  });
+});

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { AlongRouteRequest } from '@shared/along-route';
 import { ASKED_YOU_LABEL, alongRouteQuerySchema, CORRIDOR_DEFAULT_MILES, ROUTE_NEEDS_PLACES } from '@shared/places';
@@ -12,11 +12,15 @@ import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/select';
 import { BrowseRequestCard } from '@/features/requests';
+import { useEarlyFeature } from '@/hooks/use-early-access';
 import { ApiError } from '@/lib/api-client';
 import { formatDateWithTime } from '@/lib/format';
 import { useAlongRoute, useRide } from '../api/along-route';
 
 const TITLE = 'Requests along this route';
+
+/** The route map (early access, decision 035): its own chunk, fetched only when it is on and the ride has places. */
+const RouteMap = lazy(() => import('./route-map').then((m) => ({ default: m.RouteMap })));
 /** The choices of 'Corridor' (the API takes any width from 1 to 25 miles; a URL's other width is added). */
 const CORRIDORS = [1, 2, 5, 10, 15, 25];
 const EMPTY = 'No requests along this route yet. Try a wider corridor, or check back later.';
@@ -95,6 +99,8 @@ export function AlongRoutePage() {
   const refusal = list.error instanceof ApiError && !list.data ? list.error : null;
   // Someone else's ride is readable (as Browse shows it), but only its driver has this list.
   const notMine = isNotFound(ride.error) || refusal?.status === 404 || ride.data?.is_own === false;
+  const routeMap = useEarlyFeature('route-map');
+  const mapped = routeMap && ride.data?.origin_point && ride.data.destination_point ? ride.data : null;
 
   // The route in order, its stops included (issue 38): 'Origin → Stop 1 → Stop 2 → Destination, date'.
   const summary = ride.data
@@ -117,6 +123,11 @@ export function AlongRoutePage() {
               onRetry={() => void ride.refetch()}
               className="mb-6 rounded-lg border border-destructive/40 p-4"
             />
+          ) : null}
+          {mapped ? (
+            <Suspense fallback={null}>
+              <RouteMap ride={mapped} requests={list.data?.pages.flatMap((page) => page.items)} />
+            </Suspense>
           ) : null}
           <CorridorControl
             corridor={corridor}

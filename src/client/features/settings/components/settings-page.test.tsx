@@ -42,11 +42,12 @@ describe('Settings page', () => {
     );
   });
 
-  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Plan, Payouts, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
+  it('has its sections in order: Profile, Email, Password, Sessions, Two-factor, Plan, Try new features first, Payouts, Notifications, Alerts, Blocked people, Your data, Delete account', async () => {
     stubApi({
       'GET /blocks': () => ({ body: emptyPage }),
       'GET /account/profile': () => ({ body: { full_name: 'Ada Field', about: null, email: 'ada@example.com' } }),
       'GET /account/sessions': () => ({ body: { items: [] } }),
+      'GET /account/early-access': () => ({ body: { on: false, saved: false, available: false } }),
       'GET /payments/payouts': () => ({
         body: { state: 'not_set_up', last4: null, onboarding_url: null, provider: 'test', test_mode: true },
       }),
@@ -60,6 +61,7 @@ describe('Settings page', () => {
       'Sessions',
       'Two-factor authentication',
       'Plan',
+      'Try new features first',
       'Payouts',
       'Notifications',
       'Alerts',

@@ -9,6 +9,7 @@ import {
   TwoFactorSection,
   YourDataSection,
 } from '@/features/account';
+import { EarlyAccessSection } from '@/features/early-access';
 import { BlockedPeopleSection } from '@/features/moderation';
 import { PayoutsSection } from '@/features/payments';
 import { PlanSection } from '@/features/plans';
@@ -25,6 +26,7 @@ const SECTIONS = [
   { id: 'sessions', Section: SessionsSection },
   { id: 'two-factor', Section: TwoFactorSection },
   { id: 'plan', Section: PlanSection },
+  { id: 'early-access', Section: EarlyAccessSection },
   { id: 'payouts', Section: PayoutsSection },
   { id: 'notifications', Section: NotificationsSection },
   { id: 'alerts', Section: AlertsSection },
