@@ -22,9 +22,9 @@ export function tag() {
   return Math.random().toString(36).slice(2, 8);
 }
 
-/** A signed-in user in their own browser context (own cookies). */
-export async function newUser(browser: Browser, name: string) {
-  const context = await browser.newContext();
+/** A signed-in user in their own browser context (own cookies), on the shared server or on `baseURL`. */
+export async function newUser(browser: Browser, name: string, baseURL?: string) {
+  const context = await browser.newContext(baseURL ? { baseURL } : {});
   const page = await context.newPage();
   await signUpAndSignIn(page, name);
   return { context, page };

@@ -1,6 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { SessionInfo } from '@shared/auth';
 import { LONG_DATE_UTC } from '@shared/dates';
-import { planName, PLAN_TEXT, type PaidPlan } from '@shared/plans';
+import { planName, PLAN_TEXT, type PaidPlan, type Plan } from '@shared/plans';
 import { planChargeSchema, planViewSchema, type PlanView } from '@shared/plans-api';
 import type { CardValues } from '@/components/card-fields';
 import { api } from '@/lib/api-client';
@@ -17,12 +19,28 @@ export const longDate = (iso: string) => LONG_DATE_UTC.format(new Date(iso));
  * asked again every 2 seconds until Stripe's confirmation has made the plan (a minute at most).
  */
 export function usePlan({ awaitingStripe = false }: { awaitingStripe?: boolean } = {}) {
-  return useQuery({
+  const client = useQueryClient();
+  const query = useQuery({
     queryKey: queryKeys.plan,
     queryFn: async ({ signal }) => planViewSchema.parse(await api<unknown>('/plan', { signal })),
     refetchInterval: (query) =>
       awaitingStripe && query.state.data?.plan === 'free' && query.state.dataUpdateCount < 30 ? 2000 : false,
   });
+  const plan = query.data?.plan;
+  useEffect(() => {
+    if (plan) syncSessionPlan(client, plan);
+  }, [client, plan]);
+  return query;
+}
+
+/**
+ * The session's user carries the plan for the forms (a ride's stops): set from the plan as this page knows it (a
+ * move's answer, Stripe's confirmation), at once, rather than at the next session check.
+ */
+function syncSessionPlan(client: QueryClient, plan: Plan) {
+  client.setQueryData<SessionInfo>(queryKeys.session, (session) =>
+    session?.user && session.user.plan !== plan ? { ...session, user: { ...session.user, plan } } : session,
+  );
 }
 
 /** Leaving the app for another site's page (one object, so a component test can watch it instead of navigating). */
@@ -85,14 +103,11 @@ export function usePlanMove() {
     },
     onSuccess: (view, move) => {
       client.setQueryData(queryKeys.plan, view);
+      syncSessionPlan(client, view.plan);
       toastSuccess(toastOf(move, view));
     },
     onError: toastMutationError,
-    onSettled: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: queryKeys.payments }),
-        client.invalidateQueries({ queryKey: queryKeys.session }),
-      ]),
+    onSettled: () => client.invalidateQueries({ queryKey: queryKeys.payments }),
   });
 }
 
