@@ -96,6 +96,11 @@ export const STOPS_TEXT = {
   edit: 'Edit stops',
   save: 'Save stops',
   saved: 'Stops saved',
+  /** A Free member's ride that kept its stops from a paid plan: they can be taken off, not edited. */
+  removeAll: 'Remove stops',
+  removeAllTitle: 'Remove the stops?',
+  removeAllDescription: (route: string) =>
+    `Stops are part of Plus and Community plans. Your ride goes straight from ${route.replace(' → ', ' to ')} again.`,
   label: (n: number) => `Stop ${n}`,
   via: (n: number) => (n === 1 ? 'via 1 stop' : `via ${n} stops`),
 } as const;

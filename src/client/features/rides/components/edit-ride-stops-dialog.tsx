@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MapPinned } from 'lucide-react';
+import { MapPinned, X } from 'lucide-react';
 import { useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { rideStopsInputSchema, type Ride } from '@shared/marketplace';
 import { STOPS_TEXT } from '@shared/plans';
+import { ConfirmActionButton } from '@/components/confirm-action-button';
 import { FormDialogContent, sendThenClose } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogTrigger } from '@/components/ui/dialog';
@@ -68,5 +69,29 @@ export function EditRideStopsDialog({ ride }: { ride: Ride }) {
         <RideStopsField form={form} idPrefix={`ride-${ride.id}`} />
       </FormDialogContent>
     </Dialog>
+  );
+}
+
+/**
+ * A Free member's ride that kept its stops from a paid plan (they stay, and along-the-route matching still follows
+ * them): 'Remove stops' takes them all off, after asking. Editing them is a paid plan's.
+ */
+export function RemoveRideStopsButton({ ride }: { ride: Ride }) {
+  const edit = useEditRideStops(ride);
+  const route = `${ride.origin} → ${ride.destination}`;
+  return (
+    <ConfirmActionButton
+      variant="outline"
+      label={`${STOPS_TEXT.removeAll}: ${route}`}
+      title={STOPS_TEXT.removeAllTitle}
+      description={STOPS_TEXT.removeAllDescription(route)}
+      confirmLabel={STOPS_TEXT.removeAll}
+      busyLabel="Removing..."
+      destructive
+      onConfirm={() => edit.mutateAsync([])}
+    >
+      <X aria-hidden />
+      {STOPS_TEXT.removeAll}
+    </ConfirmActionButton>
   );
 }

@@ -4,12 +4,13 @@ import { OwnedItemCard } from '@/components/owned-item-card';
 import { RideRouteActions } from '@/features/along-route';
 import { useSession } from '@/features/auth';
 import { useDeleteRide } from '../api/delete-ride';
-import { EditRideStopsDialog } from './edit-ride-stops-dialog';
+import { EditRideStopsDialog, RemoveRideStopsButton } from './edit-ride-stops-dialog';
 import { RideDetails } from './ride-details';
 
 export function MyRideCard({ ride }: { ride: Ride }) {
   const deleteRide = useDeleteRide();
-  // Stops are Plus and Community's (issue 38): a ride keeps its stops on Free, but only a paid plan edits them.
+  // Stops are Plus and Community's (issue 38): a ride keeps its stops on Free, but only a paid plan edits them (Free
+  // can take them off).
   const paid = isPaidPlan(useSession().data?.user?.plan);
   const route = `${ride.origin} → ${ride.destination}`;
   return (
@@ -24,10 +25,8 @@ export function MyRideCard({ ride }: { ride: Ride }) {
       }}
     >
       <RideDetails ride={ride} />
-      {paid && ride.status === 'active' ? (
-        <div className="mt-3">
-          <EditRideStopsDialog ride={ride} />
-        </div>
+      {ride.status === 'active' && (paid || ride.stops.length > 0) ? (
+        <div className="mt-3">{paid ? <EditRideStopsDialog ride={ride} /> : <RemoveRideStopsButton ride={ride} />}</div>
       ) : null}
       {/* Only a ride still to be driven has requests to pick up along the way. */}
       {ride.status === 'active' ? <RideRouteActions ride={ride} /> : null}

@@ -125,6 +125,16 @@ describe('My Rides: a ride with stops', () => {
     expect(screen.queryByRole('button', { name: /Edit stops/ })).toBeNull();
   });
 
+  it("a Free member's ride that kept its stops: 'Remove stops' takes them all off, after asking", async () => {
+    const { calls, user } = setup('free', { items: [ride], next_cursor: null });
+    await user.click(await screen.findByRole('button', { name: 'Remove stops: Oakville → Millbrook' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Remove the stops?' });
+    expect(confirm).toHaveTextContent('Your ride goes straight from Oakville to Millbrook again.');
+    await user.click(within(confirm).getByRole('button', { name: 'Remove stops' }));
+    expect(await screen.findByText('Stops saved')).toBeVisible();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ stops: [] });
+  });
+
   it("'Edit stops' replaces them: the ride's stops as they are, one removed, one added", async () => {
     const { calls, user } = setup('plus', { items: [ride], next_cursor: null });
     await user.click(await screen.findByRole('button', { name: 'Edit stops: Oakville → Millbrook' }));
