@@ -69,7 +69,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
   const emailVerification = createEmailVerification(db, { clock, auth, counter: attempts });
   const bookingReader = createBookingReader(db, s.checkout);
   const disputes = createDisputeService(db, { payments: s.payments, reader: s.paymentReader });
-  const contact = createContactService(db, { clock, appUrl: env.APP_URL });
+  const contact = createContactService(db, { clock, appUrl: env.APP_URL, supportEmail: env.SUPPORT_EMAIL });
   const idChecks = createIdCheckService(db, {
     keys: createIdDocumentKeys(db, { current: env.ID_DOCUMENTS_KEY, old: env.ID_DOCUMENTS_OLD_KEYS }),
     clock,

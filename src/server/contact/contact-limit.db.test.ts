@@ -17,7 +17,11 @@ afterAll(async () => {
 
 describe('contact allowance', () => {
   it('gives the hit back when the message could not be stored', async () => {
-    const real = createContactService(database.db, { clock: () => new Date(), appUrl: 'http://localhost' });
+    const real = createContactService(database.db, {
+      clock: () => new Date(),
+      appUrl: 'http://localhost',
+      supportEmail: 'support@example.com',
+    });
     const failing = {
       ...real,
       store: () => Promise.reject(new Error('database went away')),

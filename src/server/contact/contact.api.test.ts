@@ -37,6 +37,7 @@ describe('POST /api/contact', () => {
     const latest = await createContactService(ctx.database.db, {
       clock: () => new Date(),
       appUrl: ctx.env.APP_URL,
+      supportEmail: ctx.env.SUPPORT_EMAIL,
     }).latest(1);
     expect(latest[0]?.id).toBe(res.body.id);
   });

@@ -13,6 +13,8 @@ export interface SupportReplyMailInput {
   reply: string;
   /** The app's public address (APP_URL): the mail's one link is its contact page. */
   appUrl: string;
+  /** The support address (SUPPORT_EMAIL): the mail's Reply-To, so answering it reaches support. */
+  supportEmail: string;
 }
 
 /** 'November 28, 2026' (UTC: the server does not know where the sender is). */
@@ -39,7 +41,7 @@ const htmlParagraphs = (text: string) =>
 export function composeSupportReplyMail(input: SupportReplyMailInput): Omit<Mail, 'messageId'> {
   const link = `${input.appUrl}${PAGE_PATHS.contact}`;
   const wrote = `On ${dayOf(input.sentAt)}, you wrote:`;
-  const more = 'If you have more to tell us, write to us again through the contact page:';
+  const more = 'If you have more to tell us, reply to this e-mail or write to us again through the contact page:';
   const text = [
     PRODUCT,
     '',
@@ -70,5 +72,12 @@ export function composeSupportReplyMail(input: SupportReplyMailInput): Omit<Mail
     '</body></html>',
     '',
   ].join('\n');
-  return { to: input.email, subject: supportReplySubject(input.subject), text, html, link };
+  return {
+    to: input.email,
+    subject: supportReplySubject(input.subject),
+    text,
+    html,
+    link,
+    replyTo: input.supportEmail,
+  };
 }

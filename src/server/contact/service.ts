@@ -28,6 +28,8 @@ export interface ContactServiceOptions {
   clock: () => Date;
   /** The app's public address (APP_URL), for the reply mail's link. */
   appUrl: string;
+  /** The support address (SUPPORT_EMAIL): a reply mail's Reply-To. */
+  supportEmail: string;
 }
 
 const iso = (column: unknown) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -39,7 +41,7 @@ const micros = (column: unknown) => sql<string>`to_char(${column} at time zone '
  * their paid plan; the support inbox for admins (issue 38): the list, and 'Reply', which mails the answer once.
  */
 export function createContactService(db: Db, opts: ContactServiceOptions) {
-  const { clock, appUrl } = opts;
+  const { clock, appUrl, supportEmail } = opts;
 
   /**
    * One message. A signed-in member's carries their account and their paid plan at this moment (null for Free, as
@@ -184,6 +186,7 @@ export function createContactService(db: Db, opts: ContactServiceOptions) {
             sentAt: answered.createdAt,
             reply: input.reply,
             appUrl,
+            supportEmail,
           }),
           messageId: `rr-support-reply-${messageId}`,
         },

@@ -261,6 +261,9 @@ describe('Reply', () => {
     expect(mail!.html).toContain('See Settings &gt; Plan.');
     expect(mail!.html).toContain('<blockquote');
     expect(mail!.headers['list-unsubscribe']).toBeUndefined();
+    // Answering the mail reaches support (SUPPORT_EMAIL), not the no-reply From address.
+    expect(mail!.headers['reply-to']).toBe(ctx.env.SUPPORT_EMAIL);
+    expect(mail!.text).toContain('reply to this e-mail');
 
     expect((await allPages('open', 50)).map((i) => i.id)).not.toContain(id);
     const answered = await allPages('answered', 50);

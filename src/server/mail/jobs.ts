@@ -14,6 +14,7 @@ const mailSchema = z.object({
   html: z.string(),
   link: z.string(),
   unsubscribeUrl: z.string().optional(),
+  replyTo: z.string().optional(),
   messageId: z.string().min(1),
 });
 

@@ -12,6 +12,8 @@ export interface Mail {
   link: string;
   /** One-click unsubscribe (List-Unsubscribe + List-Unsubscribe-Post); security mails have none. */
   unsubscribeUrl?: string;
+  /** Where the recipient's reply goes (Reply-To), when not to the From address (a support answer: support). */
+  replyTo?: string;
   /**
    * Stable across retries, so a mail system drops a repeat: the left part of the Message-ID (`<id@domain of
    * MAIL_FROM>`), or a whole `<...@...>` id.
@@ -61,6 +63,7 @@ export function createMailer(opts: MailerOptions): Mailer {
     text: mail.text,
     html: mail.html,
     messageId: messageIdOf(mail, opts.from),
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     headers: mail.unsubscribeUrl
       ? {
           'List-Unsubscribe': `<${mail.unsubscribeUrl}>`,
