@@ -205,7 +205,7 @@ export const rideSchema = z.object({
    * returns to Free). Each with its chosen place, or null for free text. Absent from older answers: none.
    */
   stops: z.array(rideStopSchema).default([]),
-  /** Browse with 'Near' only: miles from that place to the nearer end (distanceText words it). */
+  /** Browse with 'Near' only: miles from that place to the ride's nearest point: an end or a stop (distanceText words it). */
   distance_miles: z.number().optional(),
 });
 export type Ride = z.infer<typeof rideSchema>;

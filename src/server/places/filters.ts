@@ -54,8 +54,9 @@ export const visibleTo = (viewerId: unknown, owner: unknown) =>
 
 /**
  * 'Near' for a listing with two ends (origin and destination, pickup and delivery), cut to one page: the ids and
- * distances of the first `limit` rows of `table` matching `filter` with either end within `miles` of `center`,
- * nearest first (the nearer end's distance; an end without coordinates is none), then by id, after `key`.
+ * distances of the first `limit` rows of `table` matching `filter` with either end (or one of its `via` points: a
+ * ride's stops) within `miles` of `center`, nearest first (the nearest point's distance; a point without coordinates
+ * is none), then by id, after `key`.
  *
  * One branch per end, each the box's range of that end's partial (lat, lon) index, UNION ALL, then the nearer
  * distance per id, kept when within `miles`: an end outside its box is farther than `miles`, so the smallest
@@ -75,17 +76,30 @@ export function nearestPage(
   filter: SQL | undefined,
   key: readonly [string, string] | null | undefined,
   limit: number,
+  /** Points of the listing's own besides its ends (a ride's stops): their table, its listing id and point columns. */
+  via?: { table: PgTable; listing: PgColumn; point: Point<PgColumn> },
 ) {
   const box = boxAround(center, miles);
+  const fields = (listing: PgColumn, end: Point<PgColumn>) => ({
+    id: sql<string>`${listing}`.as('near_id'),
+    distance: sql<number>`${milesBetween(end.lat, end.lon, center)}`.as('near_miles'),
+  });
   const branch = (end: Point<PgColumn>) =>
     db
-      .select({
-        id: sql<string>`${id}`.as('near_id'),
-        distance: sql<number>`${milesBetween(end.lat, end.lon, center)}`.as('near_miles'),
-      })
+      .select(fields(id, end))
       .from(table)
       .where(and(filter, inBox(end.lat, end.lon, box)));
-  const e = unionAll(branch(ends[0]), branch(ends[1])).as('e');
+  // A stop in the box, its listing checked by `filter` (few listings have stops: their table is small).
+  const viaBranch = via
+    ? db
+        .select(fields(via.listing, via.point))
+        .from(via.table)
+        .innerJoin(table, sql`${id} = ${via.listing}`)
+        .where(and(filter, inBox(via.point.lat, via.point.lon, box)))
+    : null;
+  const e = (
+    viaBranch ? unionAll(branch(ends[0]), branch(ends[1]), viaBranch) : unionAll(branch(ends[0]), branch(ends[1]))
+  ).as('e');
   const near = db
     .select({ id: e.id, distance: sql<number>`min(${e.distance})`.as('near_miles') })
     .from(e)

@@ -99,6 +99,31 @@ describe('POST /rides with stops', () => {
   });
 });
 
+describe("Browse 'Near' and a ride's stops", () => {
+  it("a ride passing through the place at a stop is near it, at the stop's distance; removing the stop takes it out", async () => {
+    const dana = await driver('plus');
+    const other = await signUpAndIn('Nia Near');
+    // Far from every other test's places: the ride's ends are free text, its one stop is the place itself.
+    const [stop] = await stopsAt({ lat: 44.61, lon: -101.37 });
+    const ride = await post(dana.token, { stops: [stop] });
+    const plain = await post(dana.token, {});
+    const near = async () =>
+      (
+        await call<PageBody<Ride & { distance_miles?: number }>>(
+          'GET',
+          `/rides/browse?near=${stop!.place_id}&within=5&limit=50`,
+          { cookie: other.token },
+        )
+      ).body.items;
+    const found = await near();
+    expect(found.map((r) => r.id)).toEqual([ride.body.id]);
+    expect(found[0]!.distance_miles).toBe(0);
+    expect(found.map((r) => r.id)).not.toContain(plain.body.id);
+    expect((await putStops(dana.token, ride.body.id, [])).status).toBe(200);
+    expect(await near()).toEqual([]);
+  });
+});
+
 describe('PUT /rides/:id/stops', () => {
   it('replaces the stops in the new order, [] removes them, and Browse and My Rides show each change', async () => {
     const dana = await driver('plus');

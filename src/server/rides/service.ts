@@ -5,7 +5,7 @@ import { DEFAULT_WITHIN_MILES } from '../../shared/places';
 import type { BrowseQuery, Page, Ride } from '../../shared/marketplace';
 import type { RideStatus } from '../../shared/statuses';
 import type { Db } from '../db/client';
-import { profiles, ridePriorityKey, rideTimeKey, rides, users } from '../db/schema';
+import { profiles, ridePriorityKey, rideStops, rideTimeKey, rides, users } from '../db/schema';
 import { ratingFrom } from '../../shared/rating';
 import { ratingOf } from '../reviews';
 import { ambassadorOf } from '../plans';
@@ -226,7 +226,7 @@ export function createRideService(
    * Active rides departing today (anywhere on Earth) or later, soonest day first and Plus and Community drivers'
    * rides first within a day (issue 38); not a suspended or blocked driver's. Without filters: the prepared
    * statements. With them (docs/places.md): departure date from/to, every 'Search' word in the route or notes, in the
-   * same order; with 'Near' either end within the radius, nearest first (cursor: miles, id), where a priority ride
+   * same order; with 'Near' either end or a stop within the radius, nearest first (cursor: miles, id), where a priority ride
    * keeps its label but not a place ahead of nearer ones.
    */
   async function browse(viewerId: string, query: PageRequest & Partial<BrowseQuery>): Promise<Page<Ride> | PageJson> {
@@ -277,6 +277,8 @@ export function createRideService(
       ),
       decodeCursor(query.cursor, nearCursor),
       limit,
+      // A ride passing through the place at one of its stops (Plus and Community, issue 38) is near it too.
+      { table: rideStops, listing: rideStops.rideId, point: { lat: rideStops.stopLat, lon: rideStops.stopLon } },
     );
     const rows = await db
       .select({ ...columns, distance: page.distance })
