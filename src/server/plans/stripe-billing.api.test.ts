@@ -58,7 +58,7 @@ const move = (token: string, path: string, body: unknown = {}) =>
   call<PlanView & { url?: string; code?: string; message?: string }>('POST', `/plan/${path}`, { cookie: token, body });
 
 /** Stripe's event for `object`, delivered `times` times as Stripe delivers it (signed, no Origin, no session). */
-async function deliver(type: string, object: unknown, times = 1) {
+async function deliver(type: string, object: unknown, times = 1): Promise<string> {
   const payload = stripeEventBody(type, object);
   for (let i = 0; i < times; i++) {
     const res = await call('POST', '/payments/webhooks/stripe', {
@@ -69,6 +69,7 @@ async function deliver(type: string, object: unknown, times = 1) {
     expect(res.status).toBe(200);
   }
   await ctx.app.jobs.runDue();
+  return (JSON.parse(payload) as { id: string }).id;
 }
 
 const chargesOf = (userId: string) =>
@@ -83,6 +84,13 @@ const invoiceKeys = async () =>
       sql`select idempotency_key as key from ledger_transactions where idempotency_key like 'plan_invoice:%'`,
     ),
   ).map((r) => r.key);
+
+/** A member who opened Checkout for Plus and paid there with the test card; no event delivered yet. */
+async function paidOnCheckout() {
+  const me = await signUpAndIn();
+  const res = await move(me.token, 'checkout', { plan: 'plus' });
+  return { me, paid: stand.completeCheckout(res.body.url!.split('/').pop()!) };
+}
 
 /** A member who went through Checkout for `plan` and paid with `paymentMethod`; Stripe's events delivered. */
 async function subscribed(plan: 'plus' | 'community' = 'plus', paymentMethod = 'pm_card_visa') {
@@ -148,9 +156,7 @@ describe('Plans on Stripe Billing: subscribing through Checkout', () => {
   });
 
   it('checkout.session.completed and invoice.paid, each delivered 3 times: the plan on once, one charge, one ledger move, one receipt', async () => {
-    const me = await signUpAndIn();
-    const res = await move(me.token, 'checkout', { plan: 'plus' });
-    const paid = stand.completeCheckout(res.body.url!.split('/').pop()!);
+    const { me, paid } = await paidOnCheckout();
     const revenue = (await balances(db(), ['plan_revenue']))[0]!;
     await deliver('checkout.session.completed', paid.session, 3);
     await deliver('invoice.paid', paid.invoice, 3);
@@ -187,10 +193,53 @@ describe('Plans on Stripe Billing: subscribing through Checkout', () => {
     ]);
   });
 
+  it('invoice.paid delivered 5 times at once, applied by two workers at once: one charge, one ledger move, one receipt', async () => {
+    const { me, paid } = await paidOnCheckout();
+    await deliver('checkout.session.completed', paid.session);
+    const payload = stripeEventBody('invoice.paid', paid.invoice);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call('POST', '/payments/webhooks/stripe', {
+          raw: payload,
+          origin: null,
+          headers: { 'stripe-signature': signature },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    await Promise.all([ctx.app.jobs.runDue(), ctx.app.jobs.runDue()]);
+    expect(await chargesOf(me.user.id)).toHaveLength(1);
+    expect((await invoiceKeys()).filter((k) => k === `plan_invoice:${paid.invoice.id as string}`)).toHaveLength(1);
+    expect(await noticesOf(me.user.id, 'subscribed')).toHaveLength(1);
+  });
+
+  it('Stripe failing while an event is applied: nothing half-written, the job tries again later and applies it once', async () => {
+    const { me, paid } = await paidOnCheckout();
+    await deliver('checkout.session.completed', paid.session);
+    const revenue = (await balances(db(), ['plan_revenue']))[0]!;
+    // Down for the SDK's three tries of the invoice: the job fails before its transaction.
+    stand.state.outage = { path: `/v1/invoices/${paid.invoice.id as string}`, times: 3 };
+    await deliver('invoice.paid', paid.invoice);
+    expect(stand.state.outage.times).toBe(0);
+    expect(await chargesOf(me.user.id)).toEqual([]);
+    expect((await balances(db(), ['plan_revenue']))[0]).toBe(revenue);
+    const [job] = rowsOf<{ id: string; last_error: string | null }>(
+      await db().execute(sql`select id::text, last_error from jobs where kind = 'payment_webhook' and status = 'queued'
+        and last_error is not null order by id desc limit 1`),
+    );
+    expect(job?.last_error).toMatch(/trouble/);
+    // Stripe is back; the retry's time comes.
+    stand.state.outage = null;
+    await db().execute(sql`update jobs set run_at = now() where id = ${job!.id}::bigint`);
+    await ctx.app.jobs.runDue();
+    expect((await chargesOf(me.user.id)).map((c) => [c.kind, c.cardCents])).toEqual([['subscribe', PLUS]]);
+    expect((await balances(db(), ['plan_revenue']))[0]).toBe(revenue + PLUS);
+    expect(await noticesOf(me.user.id, 'subscribed')).toHaveLength(1);
+  });
+
   it('the events in the other order (invoice.paid first) give the same record', async () => {
-    const me = await signUpAndIn();
-    const res = await move(me.token, 'checkout', { plan: 'plus' });
-    const paid = stand.completeCheckout(res.body.url!.split('/').pop()!);
+    const { me, paid } = await paidOnCheckout();
     await deliver('invoice.paid', paid.invoice);
     await deliver('checkout.session.completed', paid.session);
     expect(await planOf(db(), me.user.id)).toBe('plus');
@@ -223,15 +272,22 @@ describe('Plans on Stripe Billing: subscribing through Checkout', () => {
   });
 
   it("events about no member of ours, or someone else's objects, change nothing", async () => {
-    await deliver('customer.subscription.updated', { id: 'sub_unknown', object: 'subscription' });
-    await deliver('checkout.session.completed', { id: 'cs_x', object: 'checkout.session', mode: 'payment' });
-    await deliver('invoice.paid', { id: 'in_unknown', object: 'invoice' });
-    const failed = rowsOf<{ n: number }>(
+    const ids = [
+      await deliver('customer.subscription.updated', { id: 'sub_unknown', object: 'subscription' }),
+      await deliver('checkout.session.completed', { id: 'cs_x', object: 'checkout.session', mode: 'payment' }),
+      await deliver('invoice.paid', { id: 'in_unknown', object: 'invoice' }),
+    ];
+    // Each applied (processed) at its first run, without an error.
+    const runs = rowsOf<{ status: string; last_error: string | null }>(
       await db().execute(
-        sql`select count(*)::int as n from jobs where kind = 'payment_webhook' and last_error is not null`,
+        sql`select status, last_error from jobs where kind = 'payment_webhook'
+            and dedupe_key in (${sql.join(
+              ids.map((id) => sql`${`webhook:${id}`}`),
+              sql`, `,
+            )})`,
       ),
     );
-    expect(failed[0]!.n).toBe(0);
+    expect(runs).toEqual(ids.map(() => ({ status: 'sent', last_error: null })));
   });
 });
 

@@ -93,6 +93,8 @@ export function createStripeStandIn() {
     searchLags: false,
     /** List pages this long at most, whatever `limit` asks (Stripe may answer fewer, with has_more). */
     pageSize: 100,
+    /** Requests whose path starts with `path` answer 500 (Stripe down), `times` times (the SDK retries twice). */
+    outage: null as { path: string; times: number } | null,
   };
 
   const intentView = (intent: Record<string, unknown>, expand: string[]) => {
@@ -530,7 +532,11 @@ export function createStripeStandIn() {
     requests.push(recorded);
 
     let answer: Answer;
-    if (!/^Bearer sk_test_\w+$/.test(req.headers.authorization ?? ''))
+    const outage = state.outage;
+    if (outage && outage.times > 0 && url.pathname.startsWith(outage.path)) {
+      outage.times--;
+      answer = error(500, 'api_error', 'Stripe is having trouble (the stand-in was told to fail).');
+    } else if (!/^Bearer sk_test_\w+$/.test(req.headers.authorization ?? ''))
       answer = error(401, 'invalid_request_error', 'Invalid API Key provided');
     else if (req.method === 'POST' && idempotencyKey) {
       const fingerprint = createHash('sha256')
