@@ -243,7 +243,10 @@ describe('Plans on Stripe Billing: subscribing through Checkout', () => {
     await deliver('invoice.paid', paid.invoice);
     await deliver('checkout.session.completed', paid.session);
     expect(await planOf(db(), me.user.id)).toBe('plus');
-    expect(await chargesOf(me.user.id)).toHaveLength(1);
+    const charges = await chargesOf(me.user.id);
+    expect(charges).toHaveLength(1);
+    // The receipt names the card Stripe charged, though our record of the subscription came after.
+    expect(charges[0]).toMatchObject({ cardBrand: 'visa', cardLast4: '4242' });
   });
 
   it('a member with a plan cannot open Checkout again (409), and a second paid subscription is cancelled at Stripe', async () => {

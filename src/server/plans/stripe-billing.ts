@@ -276,14 +276,14 @@ export function createStripeBilling(db: Db, stripe: Stripe, settings: StripeBill
   async function applySubscription(
     id: string,
     userHint: string | null,
-    also?: (tx: Db, userId: string) => Promise<void>,
+    also?: (tx: Db, userId: string, subscription: Stripe.Subscription) => Promise<void>,
   ) {
     const s = await retrieve(id);
     const userId = userHint ?? (await memberOf(s));
     if (!userId) return undefined;
     let duplicate = false;
     const apply: PlanEventApply = async (tx) => {
-      if (also) await also(tx, userId);
+      if (also) await also(tx, userId, s);
       duplicate = (await sync(tx, userId, s)) === 'duplicate';
     };
     return { apply, after: async () => (duplicate ? dropDuplicate(s) : undefined) };
@@ -304,9 +304,11 @@ export function createStripeBilling(db: Db, stripe: Stripe, settings: StripeBill
     const card = invoice.amount_paid;
     const credit = Math.max(0, invoice.total - invoice.amount_paid);
     const kind = CHARGE_KINDS[invoice.billing_reason ?? ''] ?? 'renewal';
-    return applySubscription(subId, null, async (tx, userId) => {
-      const s = await subscriptionOf(tx, userId);
-      const plan = planOfPrice(idOf(paidLine?.pricing?.price_details?.price)) ?? (s?.plan as PaidPlan | undefined);
+    return applySubscription(subId, null, async (tx, userId, sub) => {
+      // The card and plan as Stripe has them (this event may come before checkout.session.completed is applied).
+      const paidWith = cardOf(sub.default_payment_method);
+      const plan =
+        planOfPrice(idOf(paidLine?.pricing?.price_details?.price)) ?? planOfPrice(sub.items.data[0]?.price.id);
       if (!plan) return;
       const [done] = await tx
         .select({ id: planCharges.id })
@@ -330,8 +332,8 @@ export function createStripeBilling(db: Db, stripe: Stripe, settings: StripeBill
           periodEnd: period ? fromUnix(period.end) : at,
           provider: 'stripe',
           providerChargeId: invoice.id,
-          cardBrand: s?.cardBrand ?? null,
-          cardLast4: s?.cardLast4 ?? null,
+          cardBrand: paidWith?.brand ?? null,
+          cardLast4: paidWith?.last4 ?? null,
           createdAt: at,
           paidAt: at,
         })
@@ -357,8 +359,8 @@ export function createStripeBilling(db: Db, stripe: Stripe, settings: StripeBill
             proration_cents: proration,
             credit_cents: credit,
             amount_cents: card,
-            last4: card > 0 ? (s?.cardLast4 ?? undefined) : undefined,
-            card_brand: s?.cardBrand ?? undefined,
+            last4: card > 0 ? (paidWith?.last4 ?? undefined) : undefined,
+            card_brand: paidWith?.brand ?? undefined,
             period_end: charge!.periodEnd.toISOString(),
             at: at.toISOString(),
             test_mode: false,
