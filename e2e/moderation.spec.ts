@@ -13,7 +13,8 @@ const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Dashboa
 test('report and block from a booking, the offer declined live, unblock in Settings; an admin suspends, then lifts it', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
+  // A server of its own (started twice: the admin role is granted with it stopped), on a busy CI machine.
+  test.setTimeout(300_000);
   const own = await ownServer('moderation');
   const { base } = own;
   try {

@@ -35,7 +35,9 @@ export async function startServer(port: number, env: Record<string, string>): Pr
   let output = '';
   child.stdout?.on('data', (c) => (output += c));
   child.stderr?.on('data', (c) => (output += c));
-  const deadline = Date.now() + 60_000;
+  // A first start loads the places (the gazetteer) into a new database: on a busy two-core CI machine, with other
+  // specs' servers starting at the same time, that has taken over a minute. Healthy is the signal; this is a bound.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(

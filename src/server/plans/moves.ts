@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { planName, type PaidPlan } from '../../shared/plans';
 import type { Db } from '../db/client';
-import { planSubscriptions, profiles } from '../db/schema';
+import { planCharges, planSubscriptions, profiles } from '../db/schema';
 import { Outbox } from '../events';
 import { notify, type NewNotification } from '../notifications';
 
@@ -44,6 +44,30 @@ export async function endPlans(tx: Db, subs: Subscription[], at: Date) {
     })),
   );
 }
+
+/** A paid charge's notice, with its receipt's lines (the e-mail and the in-app line). */
+export const chargeNotice = (
+  charge: typeof planCharges.$inferSelect,
+  kind: 'subscribed' | 'renewed' | 'switched',
+  at: Date,
+  testMode: boolean,
+): NewNotification => ({
+  userId: charge.userId,
+  type: 'plan',
+  data: {
+    kind,
+    plan: planName(charge.plan as PaidPlan),
+    total_cents: charge.amountCents,
+    proration_cents: charge.prorationCents,
+    credit_cents: charge.creditCents,
+    amount_cents: charge.cardCents,
+    last4: charge.cardCents > 0 ? (charge.cardLast4 ?? undefined) : undefined,
+    card_brand: charge.cardBrand ?? undefined,
+    period_end: charge.periodEnd.toISOString(),
+    at: at.toISOString(),
+    test_mode: testMode,
+  },
+});
 
 /** The notice of a failed renewal: the banner's state is the subscription's; this is its e-mail and in-app line. */
 export const paymentFailedNotice = (sub: Pick<Subscription, 'userId' | 'plan'>, at: Date): NewNotification => ({

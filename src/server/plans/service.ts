@@ -20,11 +20,17 @@ import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { planCharges, planSubscriptions, profiles, users } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { Outbox } from '../events';
-import { notify } from '../notifications';
 import { creditBalance, LedgerError, post, type PaymentsProvider } from '../payments';
 import type { StripeBilling } from './stripe-billing';
-import { endPlans, notifyPlan, paymentFailedNotice, running, subscriptionOf, type Subscription } from './moves';
+import {
+  chargeNotice,
+  endPlans,
+  notifyPlan,
+  paymentFailedNotice,
+  running,
+  subscriptionOf,
+  type Subscription,
+} from './moves';
 
 /**
  * Paid plans on the embedded billing (issue 38, docs/plans.md): RuralRoute keeps each member's plan, its paid period
@@ -49,7 +55,8 @@ export const STALE_PLAN_CHARGE_MS = 10 * 60_000;
 
 export const PLAN_IN_PROGRESS_MESSAGE = 'A payment for your plan is in progress. Try again in a moment.';
 export const CREDIT_CHANGED_MESSAGE = 'Your RuralRoute credit changed meanwhile. Try again.';
-export const STRIPE_PAGES_MESSAGE = "Plans are paid on Stripe's secure page here: use 'Upgrade' or 'Manage billing'.";
+export const STRIPE_PAGES_MESSAGE =
+  "Plans are paid on Stripe's secure page here: use 'Upgrade' or 'Card and invoices'.";
 export const EMBEDDED_PAGES_MESSAGE = 'Plans are paid in RuralRoute itself here: no Stripe page is used.';
 
 const planState = (message: string) => new DomainError('plan_state', message);
@@ -236,27 +243,7 @@ export function createPlans(
           ],
         });
         await tx.update(profiles).set({ plan: charge.plan }).where(eq(profiles.userId, charge.userId));
-        const out = new Outbox();
-        await notify(tx, out, [
-          {
-            userId: charge.userId,
-            type: 'plan',
-            data: {
-              kind,
-              plan: planName(charge.plan as PaidPlan),
-              total_cents: charge.amountCents,
-              proration_cents: charge.prorationCents,
-              credit_cents: charge.creditCents,
-              amount_cents: charge.cardCents,
-              last4: charge.cardCents > 0 ? (charge.cardLast4 ?? undefined) : undefined,
-              card_brand: charge.cardBrand ?? undefined,
-              period_end: charge.periodEnd.toISOString(),
-              at: at.toISOString(),
-              test_mode: !provider.live,
-            },
-          },
-        ]);
-        await out.flush(tx);
+        await notifyPlan(tx, [chargeNotice(paid, kind, at, !provider.live)]);
         return true;
       });
       if (!applied) await refundCard(charge);

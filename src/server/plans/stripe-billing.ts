@@ -6,7 +6,15 @@ import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { planCharges, planSubscriptions, profiles, users } from '../db/schema';
 import { post } from '../payments';
-import { endPlans, notifyPlan, paymentFailedNotice, running, subscriptionOf, type Subscription } from './moves';
+import {
+  chargeNotice,
+  endPlans,
+  notifyPlan,
+  paymentFailedNotice,
+  running,
+  subscriptionOf,
+  type Subscription,
+} from './moves';
 
 /**
  * Plans on Stripe Billing (PAYMENTS_PROVIDER=stripe, docs/plans.md 'Stripe'): Stripe is the clock and charges the
@@ -348,25 +356,7 @@ export function createStripeBilling(db: Db, stripe: Stripe, settings: StripeBill
           ],
         });
       const noticeKind = kind === 'subscribe' ? 'subscribed' : kind === 'switch' ? 'switched' : 'renewed';
-      await notifyPlan(tx, [
-        {
-          userId,
-          type: 'plan',
-          data: {
-            kind: noticeKind,
-            plan: planName(plan),
-            total_cents: charge!.amountCents,
-            proration_cents: proration,
-            credit_cents: credit,
-            amount_cents: card,
-            last4: card > 0 ? (paidWith?.last4 ?? undefined) : undefined,
-            card_brand: paidWith?.brand ?? undefined,
-            period_end: charge!.periodEnd.toISOString(),
-            at: at.toISOString(),
-            test_mode: false,
-          },
-        },
-      ]);
+      await notifyPlan(tx, [chargeNotice(charge!, noticeKind, at, false)]);
     });
   }
 
