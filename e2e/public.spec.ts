@@ -301,6 +301,9 @@ test('below 768px the navigation is a menu behind a toggle', async ({ page }) =>
   await menu.getByRole('link', { name: 'Pricing' }).click();
   await expect(page).toHaveURL(/\/pricing$/);
   await expect(menu).toBeHidden();
+  // The new page shown (its code may arrive after the address changed, on a busy machine): the header it renders
+  // with is the one the keyboard uses next.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Simple, Honest Pricing');
 
   // By keyboard: open with Enter, close with Escape (focus goes back to the toggle).
   await toggle.focus();
