@@ -10,7 +10,8 @@
  * Reads are recorded in steady state (each is sent once unrecorded first, so a cached page's script is its version
  * check). What differs from the API: the session lookup is left out (the API's session cache answers almost every request
  * in steady state); the accept's transaction ends in ROLLBACK so that each script can run again (the same request
- * and driver twice would be refused), its throttle statement stays outside the transaction as in the API. Two
+ * and driver twice would be refused; a move made by one database function call, in autocommit in the API, is
+ * wrapped in BEGIN ... ROLLBACK), its throttle statement stays outside the transaction as in the API. Two
  * clients that pick the same accept script at once wait for each other (the same booking's unique key, the same
  * driver's throttle row), which the API's accept pass, every request a new pair, never does: the accept ceiling is
  * a lower bound. Options: PGBENCH_CLIENTS (50), PGBENCH_SECONDS (10), PGBENCH_VARIANTS (parameter sets per
@@ -45,6 +46,47 @@ const SWEEP = (process.env.PGBENCH_SWEEP ?? '')
   .filter((c) => c.trim())
   .map(Number)
   .filter((c) => Number.isInteger(c) && c > 0);
+
+/**
+ * PGBENCH_WAITS=1: while each pgbench run goes, pg_stat_activity is sampled every 5 ms and the share of active backends
+ * on CPU or in each wait event is printed, to tell a CPU-bound ceiling from one set by a lock or a shared resource.
+ */
+const WAITS = process.env.PGBENCH_WAITS === '1';
+
+function sampleWaits(url: string) {
+  const counts = new Map<string, number>();
+  let total = 0;
+  let stopped = false;
+  const done = (async () => {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      while (!stopped) {
+        const { rows } = await client.query<{ w: string }>(
+          `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as w from pg_stat_activity
+           where state = 'active' and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+        );
+        for (const { w } of rows) counts.set(w, (counts.get(w) ?? 0) + 1);
+        total += rows.length;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      await client.end();
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([w, n]) => `${w} ${Math.round((n / Math.max(1, total)) * 100)}%`)
+        .join(', ');
+    },
+  };
+}
 
 interface Endpoint {
   /** As bench:api names the row. */
@@ -175,7 +217,10 @@ function script(statements: Tagged[], k: number, vars: Map<string, string>): str
       continue;
     }
     const returnsBooking = c.returned && /^insert into "bookings"/.test(text);
-    lines.push(returnsBooking ? `${text} \\gset` : `${text};`);
+    // A move made by one database function (migration 0040 on), called in autocommit by the API: its transaction
+    // ends in ROLLBACK too, as the moves written statement by statement do.
+    if (/^select rr_\w+\(/.test(text)) lines.push('BEGIN;', `${text};`, 'ROLLBACK;');
+    else lines.push(returnsBooking ? `${text} \\gset` : `${text};`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -260,7 +305,9 @@ export async function pgbenchCeiling(database: Database, url: string, tokens: st
       if (process.env.PGBENCH_SHOW === '1') console.log(`-- ${e.name}, script 0:\n${readFileSync(files[0]!, 'utf8')}`);
       // PGBENCH_CLIENTS first (bench:api's connections), then each count of the sweep.
       for (const clients of [PGBENCH_CLIENTS, ...SWEEP.filter((c) => c !== PGBENCH_CLIENTS)]) {
+        const waits = WAITS ? sampleWaits(url) : null;
         const row = await runPgbench(url, dir, `log${logs++}`, { name: e.name, files, vars, clients });
+        if (waits) console.log(`[pgbench] ${e.name}, ${clients} clients, what the backends did: ${await waits.stop()}`);
         rows.push({
           endpoint: e.name,
           clients,

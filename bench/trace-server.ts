@@ -6,7 +6,10 @@
  * `POST /reset` starts a window, `GET /` reads it. Only instance methods of this process's pool and clients are
  * wrapped, with a performance.now() pair each: nothing else on the hot path changes.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { constants, createHistogram, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { Pool, PoolClient } from 'pg';
 
@@ -156,10 +159,18 @@ export function startTracer(opts: { port: number; pool?: Pool }): { request: () 
     };
   };
 
+  const profiler = process.env.BENCH_PROFILE_DIR ? cpuProfiler(process.env.BENCH_PROFILE_DIR) : null;
   const server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/reset') reset();
-    res.setHeader('content-type', 'application/json');
-    res.end(req.method === 'POST' ? '{}' : JSON.stringify(snapshot()));
+    void (async () => {
+      if (req.method === 'POST' && req.url === '/reset') {
+        reset();
+        await profiler?.start();
+      }
+      const body = req.method === 'POST' ? '{}' : JSON.stringify(snapshot());
+      if (req.method !== 'POST') await profiler?.stop();
+      res.setHeader('content-type', 'application/json');
+      res.end(body);
+    })();
   });
   server.listen(opts.port, '127.0.0.1');
   server.unref();
@@ -202,4 +213,31 @@ function wrapQuery(client: PoolClient, record: (ns: number) => void) {
     return result;
   };
   (client as unknown as { query: typeof timed }).query = timed;
+}
+
+/**
+ * BENCH_PROFILE_DIR (with BENCH_TRACE=1): a CPU profile of the API process for each window (from `POST /reset` to the
+ * next read), written as `<n>.cpuprofile` in that directory; `npx tsx bench/profile-summary.ts <file>` prints where
+ * the time went. Sampling costs a little CPU itself: figures of a profiled run are not the bench's figures.
+ */
+function cpuProfiler(dir: string) {
+  const session = new Session();
+  session.connect();
+  let running = false;
+  let n = 0;
+  return {
+    async start() {
+      if (running) await session.post('Profiler.stop');
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+      running = true;
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `${++n}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { createEventHub } from './events';
 import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
-import { createUnsubscribeTokens } from './notifications';
+import { createUnsubscribeTokens, liveEventData } from './notifications';
 import { createPlans, createStripeBilling } from './plans';
 import { createPaymentServices, createStripeClient, createStripeProvider, createTestProvider } from './payments';
 
@@ -52,6 +52,7 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
   const hub = createEventHub(db, notifications, {
     heartbeatMs: env.EVENT_HEARTBEAT_SECONDS * 1000,
     retentionHours: env.EVENT_RETENTION_HOURS,
+    word: liveEventData,
     session: {
       channel: SESSION_REVOKED,
       hash: hashToken,

@@ -99,10 +99,14 @@ export function createAccountDeletion(db: Db, identity: IdentityChecks, opts: De
         returning n.id::text as id, n.user_id
       )
       update user_events e
-      set data = jsonb_set(e.data, '{notification,text}',
-        to_jsonb(replace(e.data #>> '{notification,text}', ${oldName}::text, ${DELETED_USER_NAME}::text)))
+      set data = case when e.data ? 'row'
+        -- Written by a database function (the accept's): the row, worded when sent (notifications/liveEventData).
+        then jsonb_set(e.data, '{row,data,actor_name}', to_jsonb(${DELETED_USER_NAME}::text))
+        else jsonb_set(e.data, '{notification,text}',
+          to_jsonb(replace(e.data #>> '{notification,text}', ${oldName}::text, ${DELETED_USER_NAME}::text))) end
       from renamed r
-      where e.user_id = r.user_id and e.type = 'notification.created' and e.data #>> '{notification,id}' = r.id`);
+      where e.user_id = r.user_id and e.type = 'notification.created'
+        and coalesce(e.data #>> '{notification,id}', e.data #>> '{row,id}') = r.id`);
   }
 
   /** Everything of the transaction; null when the account is already deleted (a second request raced this one). */

@@ -8,16 +8,12 @@ import type { BookingStatus } from '../../shared/statuses';
 import { DomainError } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { Outbox } from '../events';
-import { announce } from './transitions';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import type { PageJson } from '../core/page-json';
 import { myListCache } from '../listings';
-import { bookingEvents, bookings, deliveryRequests, profiles, users } from '../db/schema';
-import { isBlockedBetween } from '../blocks';
+import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
-import { notify } from '../notifications';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -57,97 +53,66 @@ function toBooking(row: BookingRow): Booking {
   };
 }
 
-interface AcceptedRequest {
-  userId: string;
-  status: string;
-  title: string;
-  pickupLocation: string;
-  deliveryLocation: string;
-  requesterName: string;
-  /** Set when suspended (the raw column text: only whether it is set matters here). */
-  suspendedAt: string | null;
-}
+/** What `rr_accept_offer` answers: a refusal (nothing written), or the new booking with its request's fields. */
+type AcceptAnswer =
+  | { refused: 'request_unavailable' | 'own_request' | 'blocked' }
+  | {
+      refused?: undefined;
+      id: string;
+      status: string;
+      created_at: string;
+      driver_name: string;
+      title: string;
+      pickup_location: string;
+      delivery_location: string;
+      requester_name: string;
+    };
 
-/** Accept's statements, prepared once per connection (db/prepared.ts): the request, read with its share locks. */
-const requestForOffer = preparedStatement(
-  'accept_request',
-  () => sql`select ${deliveryRequests.userId} as "userId", ${deliveryRequests.status} as "status",
-      ${deliveryRequests.title} as "title", ${deliveryRequests.pickupLocation} as "pickupLocation",
-      ${deliveryRequests.deliveryLocation} as "deliveryLocation", ${profiles.fullName} as "requesterName",
-      ${users.suspendedAt} as "suspendedAt"
-    from ${deliveryRequests}
-    join ${profiles} on ${profiles.userId} = ${deliveryRequests.userId}
-    join ${users} on ${users.id} = ${deliveryRequests.userId}
-    where ${deliveryRequests.id} = ${sql.placeholder('requestId')}
-    for share of ${deliveryRequests}, ${users}`,
-);
-
-/** The pending booking and its 'offered' event, in one statement. */
-const insertOffer = preparedStatement(
-  'accept_insert',
-  () => sql`with booking as (
-      insert into ${bookings} (request_id, driver_id, requester_id, status)
-      values (${sql.placeholder('requestId')}, ${sql.placeholder('driverId')}, ${sql.placeholder('requesterId')}, 'pending')
-      returning id, status, created_at
-    ), offered as (
-      insert into ${bookingEvents} (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status)
-      select id, ${sql.placeholder('driverId')}, ${sql.placeholder('requesterId')}, ${sql.placeholder('driverId')},
-        'offered', null, 'pending'
-      from booking
-    )
-    select id, status, (extract(epoch from created_at) * 1000)::float8 as "createdMs" from booking`,
+/**
+ * The whole accept in one statement, in autocommit (migration 0040): one round trip instead of nine, prepared once
+ * per connection (db/prepared.ts).
+ */
+const acceptStatement = preparedStatement(
+  'accept_offer',
+  () =>
+    sql`select rr_accept_offer(${sql.placeholder('requestId')}::uuid, ${sql.placeholder('driverId')}::uuid) as answer`,
 );
 
 export function createBookingService(db: Db) {
   /**
-   * Accept a request as the given driver, in one transaction: the request is re-read with a share lock, so a
-   * concurrent delete or choose (which lock it FOR UPDATE) either waits for this accept, and then declines the new
-   * offer with the others, or makes it see that the request is no longer 'open'. Several drivers may hold the share
-   * lock at once; the partial unique (request, driver) index over live bookings settles a driver accepting twice.
-   * The request stays 'open' (docs/decisions/006-accept-keeps-request-open.md) and the timeline starts with
-   * 'offered'.
+   * Accept a request as the given driver, in one transaction (the database function `rr_accept_offer`, migration
+   * 0040): the request is re-read with a share lock, so a concurrent delete or choose (which lock it FOR UPDATE)
+   * either waits for this accept, and then declines the new offer with the others, or makes it see that the request
+   * is no longer 'open'. Several drivers may hold the share lock at once; the partial unique (request, driver) index
+   * over live bookings settles a driver accepting twice. The request stays 'open'
+   * (docs/decisions/006-accept-keeps-request-open.md) and the timeline starts with 'offered'. The requester is told
+   * (in the app, and by e-mail through its job), then, as the last write, the driver's other tabs and the requester
+   * hear of the new offer live.
    */
-  async function accept(driver: Pick<User, 'id' | 'full_name'>, requestId: string): Promise<Booking> {
+  async function accept(driver: Pick<User, 'id'>, requestId: string): Promise<Booking> {
+    let answer: AcceptAnswer | undefined;
     try {
-      return await db.transaction(async (tx) => {
-        // The requester's users row too: a block (moderation) and a suspension lock it for update, so either
-        // commits before this reads it, or waits for this offer and then declines it / hides the request.
-        const [request] = rowsOf<AcceptedRequest>(await requestForOffer(tx, { requestId }));
-        // A suspended requester's requests have left Browse: to a driver they are simply no longer available.
-        if (!request || request.status !== 'open' || request.suspendedAt) throw refusal('request_unavailable');
-        if (request.userId === driver.id) throw refusal('own_request');
-        // After the lock, so a block committed while this waited is seen (each statement reads afresh).
-        if (await isBlockedBetween(tx, driver.id, request.userId))
-          throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
-        const [booking] = rowsOf<{ id: string; status: string; createdMs: number | string }>(
-          await insertOffer(tx, { requestId, driverId: driver.id, requesterId: request.userId }),
-        );
-        if (!booking) throw new Error('insert returned no row');
-        // The requester is told (in the app, and by e-mail through the outbox's job), then, as the last
-        // statement, the driver's other tabs and the requester hear of the new offer live.
-        const out = new Outbox();
-        await notify(tx, out, [
-          { userId: request.userId, type: 'offer_received', actorId: driver.id, bookingId: booking.id, requestId },
-        ]);
-        announce(
-          out,
-          { id: booking.id, driverId: driver.id, requesterId: request.userId, requestId },
-          'pending',
-          'offered',
-        );
-        await out.flush(tx);
-        return toBooking({
-          ...request,
-          ...booking,
-          createdAt: new Date(Number(booking.createdMs)),
-          requestId,
-          driverName: driver.full_name,
-        });
-      });
+      [{ answer } = { answer: undefined }] = rowsOf<{ answer: AcceptAnswer }>(
+        await acceptStatement(db, { requestId, driverId: driver.id }),
+      );
     } catch (err) {
       if (isUniqueViolation(err)) throw refusal('already_accepted');
       throw err;
     }
+    if (!answer) throw new Error('rr_accept_offer answered nothing');
+    if (answer.refused === 'blocked') throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
+    if (answer.refused) throw refusal(answer.refused);
+    return toBooking({
+      id: answer.id,
+      requestId,
+      status: answer.status,
+      createdAt: new Date(answer.created_at),
+      driverName: answer.driver_name,
+      title: answer.title,
+      pickupLocation: answer.pickup_location,
+      deliveryLocation: answer.delivery_location,
+      requesterName: answer.requester_name,
+    });
   }
 
   const listOf = (name: string, party: typeof bookings.driverId | typeof bookings.requesterId) =>

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DELETED_USER_NAME } from '../../shared/account';
+import type { Page } from '../../shared/marketplace';
 import type { Message } from '../../shared/messages';
+import type { Notification } from '../../shared/notifications';
 import { createApp } from '../app';
 import { hashToken } from '../auth/tokens';
 import { sessions, userEvents } from '../db/schema';
-import { setupTestApp } from '../test/harness';
+import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { dataOf, serveApp, servedEvents, SseClient, type SseEvent } from '../test/sse';
 import { EVENTS_CHANNEL } from './outbox';
@@ -101,6 +104,42 @@ describe('GET /api/events', () => {
     const [read] = await theirs.take(1);
     expect(read!.event).toBe('conversation.read');
     expect(dataOf(read!)).toMatchObject({ booking_id: bookingId, reader_id: requester.user.id });
+  });
+
+  it("an offer's notification (written by the database's accept) arrives worded, live and on a resume, as the API words it", async () => {
+    const { requester, driver, requestId } = await pair();
+    const listed = async () =>
+      (await call<Page<Notification>>('GET', '/notifications?limit=50', { cookie: requester.token })).body.items;
+    // On a resume from the start: her notification of the offer, then the offer itself.
+    const resumed = await connect(requester.token, { lastEventId: '0' });
+    const [, created, changed] = await resumed.take(3);
+    expect(created!.event).toBe('notification.created');
+    expect(changed).toMatchObject({ event: 'booking.changed', id: '2' });
+    const [first] = await listed();
+    expect(first).toMatchObject({ type: 'offer_received', text: 'Driver 1 offered to carry “Feed sacks”.' });
+    expect(dataOf(created!)).toEqual({ notification: first });
+
+    // Live: a second driver's offer.
+    const other = await signUpAndIn('Driver Two');
+    expect((await call('POST', '/bookings', { cookie: other.token, body: { request_id: requestId } })).status).toBe(
+      201,
+    );
+    const live = (await resumed.takeUntil((e) => e.event === 'notification.created')).at(-1);
+    expect(dataOf(live!)).toEqual({ notification: (await listed())[0] });
+    expect((await listed())[0]!.text).toBe('Driver Two offered to carry “Feed sacks”.');
+
+    // The first driver leaves: her stored event names a deleted user from then on, as her notifications do.
+    const gone = await call('POST', '/account/delete', {
+      cookie: driver.token,
+      body: { confirm: 'DELETE', password: STRONG_PASSWORD },
+    });
+    expect(gone.status).toBe(204);
+    const again = await connect(requester.token, { lastEventId: '0' });
+    const [, replayed] = await again.take(2);
+    expect((dataOf(replayed!) as { notification: Notification }).notification.text).toBe(
+      `${DELETED_USER_NAME} offered to carry “Feed sacks”.`,
+    );
+    expect((await listed()).map((n) => n.text)).toContain(`${DELETED_USER_NAME} offered to carry “Feed sacks”.`);
   });
 
   it('resumes with Last-Event-ID: exactly the missed events, none twice, then live again', async () => {

@@ -38,6 +38,11 @@ export interface HubOptions {
   /** How often user_events older than the retention are deleted (every instance may; it is idempotent). */
   sweepEveryMs?: number;
   session?: SessionWatch;
+  /**
+   * An event's data as the client gets it, from its data as stored (app.ts wires the notifications' wording: an
+   * event written by a database function carries the row, worded when sent). Default: as stored.
+   */
+  word?: (type: string, data: unknown) => unknown;
 }
 
 export interface ConnectInput {
@@ -133,8 +138,9 @@ export function createEventHub(db: Db, notifications: Notifications | undefined,
     return row?.seq == null ? null : Number(row.seq);
   }
 
+  const word = opts.word ?? ((_type: string, data: unknown) => data);
   const write = (s: Stream, seq: number, type: string, data: unknown) =>
-    s.sink.send({ event: type, data: JSON.stringify(data), id: String(seq) });
+    s.sink.send({ event: type, data: JSON.stringify(word(type, data)), id: String(seq) });
 
   /** Writes every stored event after the stream's last one, in order. */
   async function pump(s: Stream): Promise<void> {

@@ -6,3 +6,4 @@ export { notificationRoutes, TOKEN_PATHS } from './routes';
 export { notificationMailHandler, type NotificationMailOptions } from './mail-job';
 export { createUnsubscribeTokens, type UnsubscribeClaim, type UnsubscribeTokens } from './unsubscribe';
 export { createNotificationSweep, type NotificationSweep, type SweepResult } from './sweep';
+export { liveEventData } from './row-to-notification';

@@ -38,3 +38,14 @@ export function toNotification(row: NotificationRow): Notification {
     read_at: row.readAt === null ? null : iso(row.readAt),
   };
 }
+
+/**
+ * A stored live event's data as the client gets it. `notification.created` written by a database function (the
+ * accept's, migration 0040) carries the stored row (`{ row }`, its `created_at` / `read_at` as JSON text), worded
+ * here when the event hub sends it; every other event is sent as stored.
+ */
+export function liveEventData(type: string, data: unknown): unknown {
+  if (type !== 'notification.created' || typeof data !== 'object' || data === null || !('row' in data)) return data;
+  const row = (data as { row: NotificationRow & { created_at: string; read_at: string | null } }).row;
+  return { notification: toNotification({ ...row, createdAt: row.created_at, readAt: row.read_at }) };
+}
