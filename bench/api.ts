@@ -11,6 +11,7 @@
  * embedded PGlite in a temp dir (shorter runs: one connection, single-threaded).
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import autocannon, { type Result } from 'autocannon';
@@ -118,7 +119,7 @@ async function checkCardsCarryRatings(token: string) {
 }
 
 /** What each lifecycle pass sent: the bookings (warm-up included) and how many of them were answered 2xx. */
-type MovedBookings = Partial<Record<WritePass['move'], { ids: string[]; ok: number }>>;
+type MovedBookings = Partial<Record<NonNullable<WritePass['move']>, { ids: string[]; ok: number }>>;
 
 /**
  * After the write passes, proof that they moved real money (a few cheap statements): the ledger's balances still sum
@@ -175,19 +176,27 @@ async function checkMoney(url: string, moved: MovedBookings): Promise<void> {
 }
 
 const BOUNDARY = 'rr-bench-boundary';
+const chooseBody = Buffer.from(
+  JSON.stringify({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
+);
 /** 'Complete delivery' as the browser sends it without a photo: multipart with the code alone. */
 const completeBody = Buffer.from(
   `--${BOUNDARY}\r\nContent-Disposition: form-data; name="code"\r\n\r\n${BENCH_DELIVERY_CODE}\r\n--${BOUNDARY}--\r\n`,
 );
 
 interface WritePass {
-  move: 'choose' | 'complete';
+  /** The money check's name for the move (bench's checkMoney); none for a write that moves no money. */
+  move?: 'choose' | 'complete';
   name: string;
   items: { id: string; token: number }[];
   path: (id: string) => string;
   contentType: string;
-  body: Buffer;
+  body: (i: number) => Buffer;
 }
+
+/** Each message of the bench its own client_id (a retried one would be answered from the first). */
+const messageBody = (n: number) =>
+  JSON.stringify({ body: `On my way, about ${n % 60} minutes out.`, client_id: randomUUID() });
 
 async function startBenchServer(
   target: { url?: string; dataDir: string },
@@ -202,6 +211,8 @@ async function startBenchServer(
       // The accept pass sends thousands of writes a second per driver: measure the endpoint, not the throttle
       // refusing it (the throttle's own statement still runs on every write).
       WRITE_LIMIT_PER_USER_MAX: '1000000000',
+      // The message pass sends many messages per driver: a person's allowance would answer 429.
+      MESSAGE_LIMIT_PER_USER_MAX: '1000000000',
       ...(TRACE && port === PORT ? { BENCH_TRACE: '1', BENCH_TRACE_PORT: String(TRACE_PORT) } : { BENCH_TRACE: '' }),
     },
     {
@@ -337,6 +348,9 @@ async function main() {
     server = await startBenchServer(target);
     if (BASELINE) baseline = await startBenchServer(target, { port: PORT + 1, checkout: BASELINE });
     const token = (n: number) => tokens[n % tokens.length] ?? '';
+    // The message pass writes in confirmed bookings from the end of the list (the complete pass takes the start).
+    const messageBookings = [...prep.completes].reverse();
+    const messageBooking = (n: number) => messageBookings[n % messageBookings.length]!;
     await checkCardsCarryRatings(token(0));
     const all: Scenario[] = [
       // Baselines: the middleware chain alone, then with a session lookup (every endpoint below pays both).
@@ -365,6 +379,15 @@ async function main() {
         path: () => '/api/bookings',
         token: (n) => token(prep.acceptPairs[n % prep.acceptPairs.length]?.driver ?? 0),
         body: (n) => JSON.stringify({ request_id: prep.acceptPairs[n % prep.acceptPairs.length]?.requestId }),
+      },
+      {
+        // A driver writes in the conversation of one of their confirmed bookings (from the end of the list: the
+        // complete pass takes its bookings from the start), each message with its own client_id.
+        name: 'send message (POST /bookings/:id/messages)',
+        method: 'POST',
+        path: (n) => `/api/bookings/${messageBooking(n).id}/messages`,
+        token: (n) => token(messageBooking(n).token),
+        body: (n) => messageBody(n),
       },
     ];
 
@@ -521,9 +544,7 @@ async function main() {
           items: prep.chooses,
           path: (id) => `/api/bookings/${id}/choose`,
           contentType: 'application/json',
-          body: Buffer.from(
-            JSON.stringify({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
-          ),
+          body: () => chooseBody,
         },
         {
           // Every seeded confirmed booking has its held payment (bench/seed.ts): completing releases it.
@@ -532,7 +553,14 @@ async function main() {
           items: prep.completes,
           path: (id) => `/api/bookings/${id}/complete`,
           contentType: `multipart/form-data; boundary=${BOUNDARY}`,
-          body: completeBody,
+          body: () => completeBody,
+        },
+        {
+          name: 'send message (POST /bookings/:id/messages)',
+          items: messageBookings,
+          path: (id) => `/api/bookings/${id}/messages`,
+          contentType: 'application/json',
+          body: (i) => Buffer.from(messageBody(i)),
         },
       ];
       const lifecycle: Record<string, string | number>[] = [];
@@ -552,7 +580,7 @@ async function main() {
           method: 'POST',
           path: (i: number) => w.path(item(i).id),
           headers: (i: number) => ({ authorization: `Bearer ${token(item(i).token)}`, 'content-type': w.contentType }),
-          body: () => w.body,
+          body: (i: number) => w.body(offset + i),
         };
         // Warm-up on bookings of its own, then the measured run on the next ones: every request is a real move.
         const warm = await openLoop({ ...load, seconds: WRITE_WARMUP_SECONDS });
@@ -578,7 +606,7 @@ async function main() {
           'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
           'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
         });
-        moved[w.move] = { ids: w.items.slice(0, offset + r.sent).map((x) => x.id), ok: warm.ok + r.ok };
+        if (w.move) moved[w.move] = { ids: w.items.slice(0, offset + r.sent).map((x) => x.id), ok: warm.ok + r.ok };
         for (const [when, x] of [
           ['warm-up', warm],
           ['measured', r],

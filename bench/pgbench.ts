@@ -19,6 +19,7 @@
  * endpoint's first script), PGBENCH_SWEEP (more client counts, e.g. "1,2,4,8": a row for each).
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,7 @@ function endpoints(prep: Prep, users: number): Endpoint[] {
   // the oldest requests (the end of the list: those seeded with two offers), which then refuse an accept.
   const middle = Math.floor(prep.acceptPairs.length / 2);
   const pair = (k: number) => prep.acceptPairs[(middle + k) % prep.acceptPairs.length]!;
+  const conversation = (k: number) => prep.completes[prep.completes.length - 1 - (k % prep.completes.length)]!;
   return [
     { name: 'browse rides, first page', path: () => '/rides/browse', user },
     { name: 'browse rides, deep page (~500)', path: () => `/rides/browse?cursor=${prep.deepRides}`, user },
@@ -133,6 +135,14 @@ function endpoints(prep: Prep, users: number): Endpoint[] {
       user: (k) => pair(k).driver,
       body: (k) => ({ request_id: pair(k).requestId }),
     },
+    {
+      // As bench:api's message pass: a driver writes in a confirmed booking's conversation (from the end of the list).
+      name: 'send message (POST /bookings/:id/messages)',
+      method: 'POST',
+      path: (k) => `/bookings/${conversation(k).id}/messages`,
+      user: (k) => conversation(k).token,
+      body: (k) => ({ body: `On my way, about ${k % 60} minutes out.`, client_id: randomUUID() }),
+    },
   ];
 }
 
@@ -140,7 +150,12 @@ function endpoints(prep: Prep, users: number): Endpoint[] {
 async function capture(database: Database, tokens: string[], list: Endpoint[]) {
   const { db, captured, labelNext } = await loggingDb(database);
   const dataDir = mkdtempSync(join(tmpdir(), 'rr-pgbench-app-'));
-  const env = readEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, WRITE_LIMIT_PER_USER_MAX: '1000000000' });
+  const env = readEnv({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    WRITE_LIMIT_PER_USER_MAX: '1000000000',
+    MESSAGE_LIMIT_PER_USER_MAX: '1000000000',
+  });
   const app = createApp({ db, env, notifications: database.notifications });
   const created: string[] = [];
   try {
@@ -173,9 +188,13 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  // The accepts made while recording go again, so that pgbench can make the same ones (their events cascade).
-  if (created.length)
-    await database.db.execute(sql`delete from bookings where id = any(${`{${created.join(',')}}`}::uuid[])`);
+  // The accepts and messages made while recording go again, so that pgbench makes the same ones (a booking's events
+  // cascade; a message left stored would turn its script into the replay of a retried client_id).
+  if (created.length) {
+    const ids = `{${created.join(',')}}`;
+    await database.db.execute(sql`delete from bookings where id = any(${ids}::uuid[])`);
+    await database.db.execute(sql`delete from messages where id = any(${ids}::uuid[])`);
+  }
   return captured as Tagged[];
 }
 

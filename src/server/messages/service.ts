@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '../../shared/marketplace';
+import { MESSAGE_MAIL_DELAY_SECONDS, MESSAGE_MAIL_INTERVAL_MINUTES } from '../../shared/notifications';
 import {
   CONVERSATION_CLOSED_TEXT,
   CONVERSATION_OPEN_DAYS,
@@ -13,12 +14,12 @@ import {
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
+import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';
 import { blockedWith, isBlockedBetween } from '../blocks';
-import { notify } from '../notifications';
 import { ambassadorOf } from '../plans';
 import { z } from 'zod';
 
@@ -54,6 +55,20 @@ const toMessage = (m: MessageRow): Message => ({
 
 const stateOf = (isClosed: boolean, isBlocked: boolean): ConversationState =>
   isClosed ? 'closed' : isBlocked ? 'blocked' : 'open';
+
+/** What `rr_send_message` answers (migration 0041). */
+type SendAnswer = { message: Message } | { prior: Message } | { refused: 'not_found' | 'closed' | 'blocked' };
+
+/**
+ * The whole send in one statement, in autocommit (migration 0041, decision 037), prepared once per connection: the
+ * settings kept in TypeScript are its arguments.
+ */
+const sendStatement = preparedStatement(
+  'send_message',
+  () => sql`select rr_send_message(${sql.placeholder('bookingId')}::uuid, ${sql.placeholder('senderId')}::uuid,
+      ${sql.placeholder('clientId')}::uuid, ${sql.placeholder('body')}::text, ${sql.placeholder('openHours')}::int,
+      ${sql.placeholder('mailDelaySeconds')}::int, ${sql.placeholder('mailBucketSeconds')}::int) as answer`,
+);
 
 /** The first line, at most PREVIEW_MAX characters (counted in code points, so no emoji is cut in half). */
 export function previewOf(body: string): string {
@@ -143,72 +158,42 @@ export function createMessageService(db: Db) {
   }
 
   /** The stored message for a repeated client_id, or 422 when that id was used for something else. */
-  function replay(prior: MessageRow, bookingId: string, body: string): { message: Message; created: false } {
-    if (prior.bookingId !== bookingId || prior.body !== body)
+  function replay(prior: Message, bookingId: string, body: string): { message: Message; created: false } {
+    if (prior.booking_id !== bookingId || prior.body !== body)
       throw new DomainError('idempotency_key_reused', CLIENT_ID_REUSED);
-    return { message: toMessage(prior), created: false };
+    return { message: prior, created: false };
   }
-
-  const priorSend = (tx: Db, senderId: string, clientId: string) =>
-    tx
-      .select()
-      .from(messages)
-      .where(and(eq(messages.senderId, senderId), eq(messages.clientId, clientId)))
-      .then((rows) => rows[0]);
 
   /**
    * Sends a message: stored once per (sender, client_id) however often it is retried. One transaction: the
    * message, the booking's last message and activity time and my read mark (I have seen my own conversation, so
    * my unread notification of it is read too), the other person's notification (grouped per conversation while
    * unread; a retried client_id adds none), then `message.created` to both people through the outbox, written last.
+   * The transaction is one database function called in autocommit (`rr_send_message`, migration 0041): one round
+   * trip.
    */
   async function send(
     userId: string,
     bookingId: string,
     input: { body: string; client_id: string },
   ): Promise<{ message: Message; created: boolean }> {
-    return db.transaction(async (tx) => {
-      // The booking row is locked first: sends to one conversation queue here, so a retry racing its original
-      // finds it below, and created_at follows the order in which messages are stored.
-      const conv = await conversationOf(tx, userId, bookingId, true);
-      const prior = await priorSend(tx, userId, input.client_id);
-      if (prior) return replay(prior, bookingId, input.body);
-      if (conv.isClosed) throw closed();
-      if (await isBlockedBetween(tx, userId, conv.otherId)) throw blocked();
-
-      const [stored] = await tx
-        .insert(messages)
-        .values({ bookingId, senderId: userId, clientId: input.client_id, body: input.body })
-        .onConflictDoNothing({ target: [messages.senderId, messages.clientId] })
-        .returning();
-      if (!stored) {
-        // The same client_id sent to another conversation at the same moment, and that one won.
-        const twin = await priorSend(tx, userId, input.client_id);
-        if (!twin) throw new Error('message insert conflicted but no message was found');
-        return replay(twin, bookingId, input.body);
-      }
-      const at = sql`${stored.createdAt.toISOString()}::timestamptz`;
-      const mark = conv.myReadColumn === 'driverReadAt' ? bookings.driverReadAt : bookings.requesterReadAt;
-      await tx
-        .update(bookings)
-        .set({
-          lastMessageAt: sql`greatest(${bookings.lastMessageAt}, ${at})`,
-          activityAt: sql`greatest(${bookings.activityAt}, ${at})`,
-          [conv.myReadColumn]: sql`greatest(${mark}, ${at})`,
-        })
-        .where(eq(bookings.id, bookingId));
-      const message = toMessage(stored);
-      const out = new Outbox().add([conv.driverId, conv.requesterId], 'message.created', {
-        booking_id: bookingId,
-        message,
-      });
-      // Only when something was unread to me: my reply moved my read mark past it.
-      if (conv.lastMessageAt && (!conv.myReadAt || conv.myReadAt < conv.lastMessageAt))
-        await readMessageNotice(tx, out, userId, bookingId);
-      await notify(tx, out, [{ userId: conv.otherId, type: 'message', actorId: userId, bookingId }]);
-      await out.flush(tx);
-      return { message, created: true };
-    });
+    const [row] = rowsOf<{ answer: SendAnswer }>(
+      await sendStatement(db, {
+        bookingId,
+        senderId: userId,
+        clientId: input.client_id,
+        body: input.body,
+        openHours: OPEN_HOURS,
+        mailDelaySeconds: MESSAGE_MAIL_DELAY_SECONDS,
+        mailBucketSeconds: MESSAGE_MAIL_INTERVAL_MINUTES * 60,
+      }),
+    );
+    const answer = row?.answer;
+    if (!answer) throw new Error('rr_send_message answered nothing');
+    if ('message' in answer) return { message: answer.message, created: true };
+    if ('prior' in answer) return replay(answer.prior, bookingId, input.body);
+    if (answer.refused === 'not_found') throw notFound(BOOKING_NOT_FOUND);
+    throw answer.refused === 'closed' ? closed() : blocked();
   }
 
   /**
