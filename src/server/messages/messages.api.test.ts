@@ -155,6 +155,21 @@ describe('a retried send is stored once', () => {
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(await messageCount(bookingId)).toBe(1);
   });
+
+  it('one client_id sent to two conversations at once: one stored (201), the other refused whole (422)', async () => {
+    const { driver, bookingId } = await pair();
+    const other = await pair();
+    const elsewhere = await offer(driver.token, other.requestId);
+    const clientId = randomUUID();
+    // Different bookings lock different rows: the two meet on the (sender, client_id) key, whoever comes second.
+    const results = await Promise.all([
+      send(driver.token, bookingId, 'On my way', clientId),
+      send(driver.token, elsewhere.id, 'On my way', clientId),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
+    expect(results.find((r) => r.status === 422)!.body).toMatchObject({ code: 'idempotency_key_reused' });
+    expect((await messageCount(bookingId)) + (await messageCount(elsewhere.id))).toBe(1);
+  });
 });
 
 describe('closed and blocked conversations', () => {
