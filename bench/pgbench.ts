@@ -157,6 +157,9 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
     MESSAGE_LIMIT_PER_USER_MAX: '1000000000',
   });
   const app = createApp({ db, env, notifications: database.notifications });
+  // The app's job worker would run the e-mails of the requests being recorded (with their own transactions) under
+  // a request's label: it is stopped, so that each script holds the request's own statements only.
+  await app.jobs.close();
   const created: string[] = [];
   try {
     for (const e of list)
