@@ -110,8 +110,8 @@ export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServic
   // still refused, by the route (413 with the photo's own message).
   const idCheckLimit = limitBody({ maxBytes: ID_PHOTO_KINDS.length * ID_PHOTO_MAX_BYTES + BODY_MAX_BYTES, ...drain });
   const webhookLimit = limitBody({ maxBytes: WEBHOOK_BODY_MAX_BYTES, ...drain });
-  // The body limit reads c.req.raw.body, which makes @hono/node-server build a full Request (with an AbortSignal) for
-  // every call; GET and HEAD carry no body, so they skip it.
+  // GET and HEAD carry no body, so they skip the body limit (which asks for the request's headers, and reads the body
+  // only when no Content-Length frames it).
   app.use('/api/*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (isWebhook(c.req.path)) return webhookLimit(c, next);

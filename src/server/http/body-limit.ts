@@ -25,11 +25,13 @@ export interface BodyLimitOptions {
  */
 export function limitBody({ maxBytes, drainBytes, drainMs }: BodyLimitOptions): MiddlewareHandler {
   return async (c, next) => {
+    const declared = declaredLength(c.req.raw.headers);
+    // HTTP framing guarantees no more bytes than a Content-Length declares: nothing to count. Asked before the body is
+    // touched: reading `c.req.raw.body` makes @hono/node-server build a whole web Request (a stream, an
+    // AbortController) where the route's c.req.json() would otherwise read the bytes directly.
+    if (declared !== undefined && declared <= maxBytes) return next();
     const body = c.req.raw.body;
     if (!body) return next();
-    const declared = declaredLength(c.req.raw.headers);
-    // HTTP framing guarantees no more bytes than a Content-Length declares: nothing to count.
-    if (declared !== undefined && declared <= maxBytes) return next();
 
     const reader = body.getReader();
     if (declared === undefined) {
