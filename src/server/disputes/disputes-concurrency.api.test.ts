@@ -121,14 +121,28 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     console.log(`chargeback vs completion outcomes: ${[...outcomes].join(', ')}`);
   });
 
-  /** Resolves once a statement of the app waits on a row lock of `bookings` (matching `pattern`). */
-  const waitsOnBookings = (pattern: string) =>
-    until(`a statement waits on the booking (${pattern})`, async () => {
-      const r = await db().execute(
-        sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike ${pattern}`,
+  /**
+   * Resolves once a statement of the app waits on a row lock of `bookings` (matching `pattern`), then lets the held
+   * transaction go (`release`), whether the wait was seen or not: a request that took long to get there on a loaded
+   * machine (a report decodes its photo first) must fail the test, never leave the held transaction open (the
+   * suite's teardown then waited for it until its hook timed out, in CI). The bound is the test's own.
+   */
+  const waitsOnBookings = async (pattern: string, release: () => void) => {
+    try {
+      await until(
+        `a statement waits on the booking (${pattern})`,
+        async () => {
+          const r = await db().execute(
+            sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike ${pattern}`,
+          );
+          return rowsOf<{ n: number }>(r)[0]!.n > 0;
+        },
+        25_000,
       );
-      return rowsOf<{ n: number }>(r)[0]!.n > 0;
-    });
+    } finally {
+      release();
+    }
+  };
 
   it("a report committing while a completion waits on the booking's row: the completion is refused, nothing released", async () => {
     const s = await confirmed(1, 'Report lands first');
@@ -155,8 +169,7 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     });
     // The completion has read the booking (no hold yet) and checked the code; its guarded update now waits.
     const completed = complete(s.driver.token, s.bookingId, s.code);
-    await waitsOnBookings('%update "bookings"%');
-    commitReport();
+    await waitsOnBookings('%update "bookings"%', commitReport);
     await reporting;
     const answer = await completed;
     expect(answer.status).toBe(409);
@@ -189,8 +202,7 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
       cookie: s.requester.token,
       form: reportForm(),
     });
-    await waitsOnBookings('%from "bookings"%for update%');
-    commitCompletion();
+    await waitsOnBookings('%from "bookings"%for update%', commitCompletion);
     await completing;
     const answer = await reported;
     expect(answer.status).toBe(200);

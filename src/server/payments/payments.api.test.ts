@@ -322,22 +322,37 @@ describe.skipIf(!process.env.DATABASE_URL)('a pickup landing while a cancellatio
         .where(eq(bookings.id, s.bookingId));
       await released;
     });
-    await until('the pickup holds the booking', async () => {
-      const r = await db().execute(sql`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
-        where c.relname = 'bookings' and l.mode = 'RowExclusiveLock' and l.granted`);
-      return rowsOf<{ n: number }>(r)[0]!.n > 0;
-    });
-    // The requester's cancellation reads the booking (not picked up yet), then waits on the row.
-    const cancelled = act(s.requester.token, s.bookingId, 'cancel', { reason: 'plans_changed' });
-    await until('the cancellation waits on the booking', async () => {
-      const r = await db().execute(
-        sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%update "bookings"%'`,
+    let cancelled: ReturnType<typeof act> | undefined;
+    // Whatever happens while it is held, the pickup's transaction ends (a wait that is never seen fails the test
+    // instead of leaving the transaction open for the suite's teardown to wait on); the bounds are the test's own.
+    try {
+      await until(
+        'the pickup holds the booking',
+        async () => {
+          const r = await db()
+            .execute(sql`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+            where c.relname = 'bookings' and l.mode = 'RowExclusiveLock' and l.granted`);
+          return rowsOf<{ n: number }>(r)[0]!.n > 0;
+        },
+        25_000,
       );
-      return rowsOf<{ n: number }>(r)[0]!.n > 0;
-    });
-    commitPickup();
+      // The requester's cancellation reads the booking (not picked up yet), then waits on the row.
+      cancelled = act(s.requester.token, s.bookingId, 'cancel', { reason: 'plans_changed' });
+      await until(
+        'the cancellation waits on the booking',
+        async () => {
+          const r = await db().execute(
+            sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%update "bookings"%'`,
+          );
+          return rowsOf<{ n: number }>(r)[0]!.n > 0;
+        },
+        25_000,
+      );
+    } finally {
+      commitPickup();
+    }
     await pickup;
-    expect((await cancelled).status).toBe(200);
+    expect((await cancelled!).status).toBe(200);
     const [p] = await paymentsOf(s.bookingId);
     // After pickup, the requester's cancellation leaves the driver half the compensation.
     expect({ state: p!.state, refunded: Number(p!.refundedCents) }).toEqual({
