@@ -93,7 +93,8 @@ export function createStripeStandIn() {
     searchLags: false,
     /** List pages this long at most, whatever `limit` asks (Stripe may answer fewer, with has_more). */
     pageSize: 100,
-    /** Requests whose path starts with `path` answer 500 (Stripe down), `times` times (the SDK retries twice). */
+    /** Requests whose path starts with `path` answer 500 (Stripe down), `times` times (the SDK retries twice;
+     * Infinity: until the test sets it back to null). */
     outage: null as { path: string; times: number } | null,
   };
 
@@ -565,6 +566,9 @@ export function createStripeStandIn() {
       res.end(JSON.stringify({ error: { type: 'api_error', message: err.message } }));
     });
   });
+  // Idle connections stay open until close(): Node's default closes them after 5 s, and the SDK reusing one at that
+  // instant gets ECONNRESET and spends a retry on it, so a test counting the SDK's tries would see one fewer.
+  server.keepAliveTimeout = 0;
 
   return {
     requests,
