@@ -23,7 +23,7 @@ import { explainListQueries } from './explain';
 import { createTarget, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
 import { pgbenchCeiling, PGBENCH_CLIENTS } from './pgbench';
-import { prepare } from './prepare';
+import { completeForm, FORM_BOUNDARY, LIFECYCLE_SHARES, prepare } from './prepare';
 import { BENCH_DELIVERY_CODE, REVIEWS, ROWS, seed, USERS } from './seed';
 import { createTracer, TRACE, type Tracer } from './trace';
 
@@ -175,14 +175,10 @@ async function checkMoney(url: string, moved: MovedBookings): Promise<void> {
   }
 }
 
-const BOUNDARY = 'rr-bench-boundary';
-const chooseBody = Buffer.from(
-  JSON.stringify({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
-);
-/** 'Complete delivery' as the browser sends it without a photo: multipart with the code alone. */
-const completeBody = Buffer.from(
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="code"\r\n\r\n${BENCH_DELIVERY_CODE}\r\n--${BOUNDARY}--\r\n`,
-);
+const chooseJson = JSON.stringify({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } });
+const chooseBody = Buffer.from(chooseJson);
+const completeBody = Buffer.from(completeForm(BENCH_DELIVERY_CODE));
+const completeContentType = `multipart/form-data; boundary=${FORM_BOUNDARY}`;
 
 interface WritePass {
   /** The money check's name for the move (bench's checkMoney); none for a write that moves no money. */
@@ -192,6 +188,16 @@ interface WritePass {
   path: (id: string) => string;
   contentType: string;
   body: (i: number) => Buffer;
+}
+
+/**
+ * The closed-loop passes' n-th booking of a lifecycle list: from LIFECYCLE_SHARES.closedLoopFrom on (the steady passes
+ * and the ceiling take those before), round again at the end (a booking moved twice answers 409, counted as non-2xx).
+ */
+function closedLoopItem<T>(list: T[], n: number): T {
+  const from = LIFECYCLE_SHARES.closedLoopFrom;
+  const span = Math.max(1, list.length + LIFECYCLE_SHARES.closedLoopTo - from);
+  return list[from + (n % span)]!;
 }
 
 /** Each message of the bench its own client_id (a retried one would be answered from the first). */
@@ -282,6 +288,8 @@ interface Scenario {
   method?: 'GET' | 'POST';
   path: (i: number) => string;
   body?: (i: number) => string;
+  /** The body's content type: JSON unless said. */
+  contentType?: string;
   /** The bearer session token for request i; null sends none. */
   token: ((i: number) => string) | null;
 }
@@ -308,7 +316,7 @@ async function run(s: Scenario, port = PORT): Promise<Result> {
             path: s.path(n),
             headers: {
               ...(s.token ? { authorization: `Bearer ${s.token(n)}` } : {}),
-              ...(s.body ? { 'content-type': 'application/json' } : ACCEPT_ENCODING),
+              ...(s.body ? { 'content-type': s.contentType ?? 'application/json' } : ACCEPT_ENCODING),
             },
             ...(s.body ? { body: s.body(n) } : {}),
           };
@@ -379,6 +387,23 @@ async function main() {
         path: () => '/api/bookings',
         token: (n) => token(prep.acceptPairs[n % prep.acceptPairs.length]?.driver ?? 0),
         body: (n) => JSON.stringify({ request_id: prep.acceptPairs[n % prep.acceptPairs.length]?.requestId }),
+      },
+      {
+        // Each request chooses on a seeded request of its own (prepare.ts LIFECYCLE_SHARES), paying with the test card.
+        name: 'choose with payment (POST /bookings/:id/choose, test card held)',
+        method: 'POST',
+        path: (n) => `/api/bookings/${closedLoopItem(prep.chooses, n).id}/choose`,
+        token: (n) => token(closedLoopItem(prep.chooses, n).token),
+        body: () => chooseJson,
+      },
+      {
+        // Each request completes a seeded confirmed booking of its own, releasing its held payment.
+        name: 'complete with release (POST /bookings/:id/complete, code)',
+        method: 'POST',
+        path: (n) => `/api/bookings/${closedLoopItem(prep.completes, n).id}/complete`,
+        token: (n) => token(closedLoopItem(prep.completes, n).token),
+        body: () => completeForm(BENCH_DELIVERY_CODE),
+        contentType: completeContentType,
       },
       {
         // A driver writes in the conversation of one of their confirmed bookings (from the end of the list: the
@@ -552,7 +577,7 @@ async function main() {
           name: 'complete with release (POST /bookings/:id/complete, code)',
           items: prep.completes,
           path: (id) => `/api/bookings/${id}/complete`,
-          contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+          contentType: completeContentType,
           body: () => completeBody,
         },
         {

@@ -30,8 +30,8 @@ import { openDatabase, type Database } from '../src/server/db/client';
 import { readEnv } from '../src/server/env';
 import { loggingDb, type Captured } from './explain';
 import { createTarget, percentile, printTable } from './lib';
-import { prepare } from './prepare';
-import { seed } from './seed';
+import { completeForm, FORM_BOUNDARY, LIFECYCLE_SHARES, prepare } from './prepare';
+import { BENCH_DELIVERY_CODE, seed } from './seed';
 
 const run = promisify(execFile);
 
@@ -97,6 +97,15 @@ interface Endpoint {
   /** The session token's index for parameter set k. */
   user: (k: number) => number;
   body?: (k: number) => unknown;
+  /** A raw body and its content type (a multipart form), instead of JSON. */
+  raw?: { body: string; contentType: string };
+  /**
+   * A move of a seeded booking (choose, complete): recorded on booking `recordOn(k)`, which the move changes, and
+   * replayed on its twin `replayOn(k)`, a booking in the same state: every id of the first (the booking, its request,
+   * its two people, its held payment) in the recorded values is replaced by the twin's, and the whole request runs in
+   * one transaction that ends in ROLLBACK, so each script can run again.
+   */
+  twins?: { recordOn: (k: number) => string; replayOn: (k: number) => string };
 }
 
 export interface CeilingRow {
@@ -136,6 +145,28 @@ function endpoints(prep: Prep, users: number): Endpoint[] {
       body: (k) => ({ request_id: pair(k).requestId }),
     },
     {
+      name: 'choose with payment (POST /bookings/:id/choose, test card held)',
+      method: 'POST',
+      path: (k) => `/bookings/${prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id}/choose`,
+      user: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.token,
+      body: () => ({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
+      twins: {
+        recordOn: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id,
+        replayOn: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k + 1]!.id,
+      },
+    },
+    {
+      name: 'complete with release (POST /bookings/:id/complete, code)',
+      method: 'POST',
+      path: (k) => `/bookings/${prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id}/complete`,
+      user: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.token,
+      raw: { body: completeForm(BENCH_DELIVERY_CODE), contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}` },
+      twins: {
+        recordOn: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id,
+        replayOn: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k + 1]!.id,
+      },
+    },
+    {
       // As bench:api's message pass: a driver writes in a confirmed booking's conversation (from the end of the list).
       name: 'send message (POST /bookings/:id/messages)',
       method: 'POST',
@@ -164,11 +195,14 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
   try {
     for (const e of list)
       for (let k = 0; k < VARIANTS; k++) {
-        const headers = { authorization: `Bearer ${tokens[e.user(k)]}`, 'content-type': 'application/json' };
+        const headers = {
+          authorization: `Bearer ${tokens[e.user(k)]}`,
+          'content-type': e.raw?.contentType ?? 'application/json',
+        };
         const call = (method: string, path: string, body?: unknown) =>
           app.request(
             `http://localhost/api${path}`,
-            { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+            { method, headers, body: body === undefined ? undefined : e.raw ? e.raw.body : JSON.stringify(body) },
             { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
           );
         // Unlabelled: the session lookup, which the session cache then answers, and a read's first answer: what a
@@ -178,10 +212,11 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
         await call('GET', '/auth/session');
         if (!e.method) await call('GET', e.path(k));
         labelNext(`${e.name}#${k}`);
-        const res = await call(e.method ?? 'GET', e.path(k), e.body?.(k));
+        const res = await call(e.method ?? 'GET', e.path(k), e.raw ? '' : e.body?.(k));
         if (!res.ok) throw new Error(`${e.name} #${k}: ${res.status} ${await res.text()}`);
         const body = (await res.json()) as { id?: string };
-        if (e.method === 'POST' && body.id) {
+        // A twin's move changed a seeded booking, which stays (its script is replayed on the twin).
+        if (e.method === 'POST' && body.id && !e.twins) {
           created.push(body.id);
           captured.filter((c) => c.label === `${e.name}#${k}`).forEach((c) => ((c as Tagged).returned = body.id));
         }
@@ -215,8 +250,11 @@ const unrelated = (query: string) =>
  * -M prepared), a NULL argument is written as NULL, and the id an insert returned (the new booking) is taken from
  * its `\gset` instead of the recorded value.
  */
-function script(statements: Tagged[], k: number, vars: Map<string, string>): string {
+function script(statements: Tagged[], k: number, vars: Map<string, string>, swap?: Map<string, string>): string {
   const lines: string[] = [];
+  /** A recorded value with the twin's ids in place of the recorded booking's (in one pass: a swapped id stays). */
+  const ids = swap?.size ? new RegExp([...swap.keys()].join('|'), 'g') : null;
+  const swapped = (value: string) => (ids ? value.replace(ids, (id) => swap!.get(id)!) : value);
   for (const c of statements) {
     let text = c.query.trim();
     // pgbench reads ':name' as a variable even inside a string literal: write the time literal without colons.
@@ -228,7 +266,7 @@ function script(statements: Tagged[], k: number, vars: Map<string, string>): str
       if (value === '') return "''";
       if (c.returned && value === c.returned) return ':id';
       const name = `k${k}_${lines.length}_${n}`;
-      vars.set(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      vars.set(name, swapped(typeof value === 'object' ? JSON.stringify(value) : String(value)));
       return `:${name}`;
     });
     const stray = text.match(/(?<!:):(?!k\d+_\d+_\d+\b|id\b)[A-Za-z0-9_]+/);
@@ -240,10 +278,13 @@ function script(statements: Tagged[], k: number, vars: Map<string, string>): str
     }
     const returnsBooking = c.returned && /^insert into "bookings"/.test(text);
     // A move made by one database function (migration 0040 on), called in autocommit by the API: its transaction
-    // ends in ROLLBACK too, as the moves written statement by statement do.
-    if (/^select rr_\w+\(/.test(text)) lines.push('BEGIN;', `${text};`, 'ROLLBACK;');
+    // ends in ROLLBACK too, as the moves written statement by statement do (a twin's whole request is one already).
+    if (/^select rr_\w+\(/.test(text) && !swap) lines.push('BEGIN;', `${text};`, 'ROLLBACK;');
     else lines.push(returnsBooking ? `${text} \\gset` : `${text};`);
   }
+  // A twin's request writes in autocommit (the throttle, the payment claimed, the provider's charge, the move): one
+  // transaction ending in ROLLBACK here, so the twin stays as it was for the next run.
+  if (swap) return `BEGIN;\n${lines.join('\n')}\nROLLBACK;\n`;
   return `${lines.join('\n')}\n`;
 }
 
@@ -302,12 +343,42 @@ async function runPgbench(
   };
 }
 
+/**
+ * For each twin endpoint's parameter set, read before recording (the move changes the recorded booking): the ids of
+ * the recorded booking (the booking, its request, its driver and requester, its held payment) to those of its twin.
+ */
+async function twinSwaps(database: Database, list: Endpoint[]) {
+  const swaps = new Map<string, Map<string, string>>();
+  const idsOf = async (bookingId: string) => {
+    const [row] = (
+      (await database.db.execute(sql`
+        select b.id::text, b.request_id::text, b.driver_id::text, b.requester_id::text,
+          (select p.id::text from payments p where p.booking_id = b.id and p.state = 'held') as payment
+        from bookings b where b.id = ${bookingId}::uuid`)) as unknown as { rows: Record<string, string | null>[] }
+    ).rows;
+    if (!row) throw new Error(`no seeded booking ${bookingId}`);
+    return [row.id, row.request_id, row.driver_id, row.requester_id, row.payment];
+  };
+  for (const e of list)
+    for (let k = 0; e.twins && k < VARIANTS; k++) {
+      const [from, to] = await Promise.all([idsOf(e.twins.recordOn(k)), idsOf(e.twins.replayOn(k))]);
+      const swap = new Map<string, string>();
+      from.forEach((id, i) => {
+        if (id && to[i]) swap.set(id, to[i]);
+        else if (id || to[i]) throw new Error(`twin bookings differ: ${from.join(' ')} / ${to.join(' ')}`);
+      });
+      swaps.set(`${e.name}#${k}`, swap);
+    }
+  return swaps;
+}
+
 /** Seeded database at `url`: pgbench each endpoint's recorded SQL and return one row per endpoint and client count. */
 export async function pgbenchCeiling(database: Database, url: string, tokens: string[], prep: Prep) {
   const only = process.env.PGBENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
   const list = endpoints(prep, tokens.length).filter(
     (e) => !only || only.some((o) => e.name.toLowerCase().includes(o)),
   );
+  const swaps = await twinSwaps(database, list);
   const captured = (await capture(database, tokens, list)).filter((c) => c.label && !unrelated(c.query));
   const dir = mkdtempSync(join(tmpdir(), 'rr-pgbench-'));
   const rows: CeilingRow[] = [];
@@ -321,7 +392,7 @@ export async function pgbenchCeiling(database: Database, url: string, tokens: st
         const mine = captured.filter((c) => c.label === `${e.name}#${k}`);
         statements += mine.length;
         const file = join(dir, `${index}-${k}.sql`);
-        writeFileSync(file, script(mine, k, vars));
+        writeFileSync(file, script(mine, k, vars, swaps.get(`${e.name}#${k}`)));
         files.push(file);
       }
       if (process.env.PGBENCH_SHOW === '1') console.log(`-- ${e.name}, script 0:\n${readFileSync(files[0]!, 'utf8')}`);

@@ -3,6 +3,20 @@ import type { Database } from '../src/server/db/client';
 import { encodeCursor } from '../src/server/db/cursor';
 import { USERS } from './seed';
 
+/**
+ * How the seeded lifecycle bookings (prepare's `chooses` and `completes`) are shared out, so that no booking is moved
+ * twice: bench:api's steady 100 req/s passes take them from the start, bench/pgbench.ts records and replays its
+ * ceiling on pairs from CEILING_FROM on, and bench:api's closed-loop passes take them from CLOSED_LOOP_FROM on (the
+ * message passes write in confirmed bookings from the end of the list, leaving their status as it is).
+ */
+export const LIFECYCLE_SHARES = { ceilingFrom: 1500, closedLoopFrom: 2000, closedLoopTo: -300 } as const;
+
+/** The multipart form boundary of 'Complete delivery' as the bench sends it. */
+export const FORM_BOUNDARY = 'rr-bench-boundary';
+/** 'Complete delivery' as the browser sends it without a photo: multipart with the code alone. */
+export const completeForm = (code: string) =>
+  `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; name="code"\r\n\r\n${code}\r\n--${FORM_BOUNDARY}--\r\n`;
+
 /** Both drivers answer db.execute with `{ rows }`; the shared Db type leaves the result untyped. */
 const rows = async <T>(db: Database['db'], query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: T[] }).rows;

@@ -13,16 +13,28 @@ import type { BookingStatus, RequestStatus } from '../../shared/statuses';
 import { DISPUTE_ERRORS } from '../../shared/disputes';
 import { DomainError, notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
-import { isUniqueViolation } from '../db/errors';
+import { isUniqueViolation, refusalCode } from '../db/errors';
+import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
-import { bookingEvents, bookingPhotos, bookings, deliveryRequests } from '../db/schema';
+import { bookingEvents, bookingPhotos, bookings, deliveryRequests, payments as paymentRows } from '../db/schema';
 import { Outbox } from '../events';
 import type { AttemptCounter } from '../limits';
-import { notify, type NewNotification } from '../notifications';
-import { CHOICE_COLUMNS, type Charged, type PaymentFlow, type PaymentSource } from '../payments';
+import { notify, notifyInput, NOTIFY_SETTINGS, type NewNotification } from '../notifications';
+import {
+  CHOICE_COLUMNS,
+  CREDIT_CHANGED_MESSAGE,
+  guarded,
+  HELD_COLUMNS,
+  HELD_JOIN,
+  LedgerError,
+  releaseOf,
+  type Charged,
+  type PaymentFlow,
+  type PaymentSource,
+} from '../payments';
 import { rewardOnCompletion } from '../plans';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
-import { readPhotoUpload, toStoredPhoto, type StoredPhoto } from './photo';
+import { readPhotoUpload, toStoredPhoto } from './photo';
 
 export const BOOKING_NOT_FOUND = 'Booking not found.';
 
@@ -221,21 +233,43 @@ function noticeOf(move: Move, booking: Parties, actorId: string, input: ActionIn
   }
 }
 
+/** One move of a booking (every move but cancel) in one statement: rr_booking_move (migration 0042). */
+const moveStatement = preparedStatement(
+  'booking_move',
+  () => sql`select rr_booking_move(${sql.placeholder('move')}::jsonb)`,
+);
+
+/** A refusal rr_booking_move raised (SQLSTATE RR409, its code as the message), as the API answers it. */
+function refusalFrom(code: string): DomainError {
+  if (code === 'dispute_on_hold') return onHold('dispute');
+  if (code === 'chargeback_on_hold') return onHold('chargeback');
+  // Reconciliation voided the payment meanwhile (a choose that took longer than STALE_PENDING_MS).
+  if (code === 'payment_voided')
+    return new DomainError('payment_in_progress', 'This payment could not be completed. Try again.');
+  return stateChanged();
+}
+
 /**
  * Runs the lifecycle's moves (lifecycle.ts). Each one is one transaction: the request row first when the move touches
  * it, moved by a guarded `UPDATE delivery_requests ... WHERE status = $expected` that also locks it (so choose,
  * cancel, complete and receive on one request take turns, and an accept holding FOR SHARE finishes before or sees the
- * new status), then a guarded
- * `UPDATE bookings ... WHERE id = $id AND status = $expected RETURNING`: no row means someone else moved the
- * booking first, and the answer is 409 booking_state_changed. Every move appends its booking_events row(s) in the
- * same transaction.
+ * new status), then a guarded `UPDATE bookings ... WHERE id = $id AND status = $expected`: no row means someone else
+ * moved the booking first, and the answer is 409 booking_state_changed. Every move appends its booking_events row(s)
+ * in the same transaction, with its notices and live events.
+ *
+ * Every move but cancel is one statement in autocommit, the database function rr_booking_move (migration 0042,
+ * decision 038): what is decided here (the delivery code, the ledger's lines, the notices) is its argument. A
+ * completion with a photo runs it in a transaction that stores the photo first. Cancel, whose refund depends on the
+ * pickup as committed when the booking's row is locked, runs here statement by statement (`cancel`).
  */
 export function createTransitions(db: Db, attempts: AttemptCounter, payments: PaymentFlow) {
   async function load(userId: string, bookingId: string) {
     const [row] = await db
       .select({
-        // What choosing pays (payments/flow.ts), read here rather than in a query of its own.
+        // What choosing pays (payments/flow.ts), and what completing releases, read here rather than in queries of
+        // their own.
         ...CHOICE_COLUMNS,
+        ...HELD_COLUMNS,
         status: bookings.status,
         deliveryCode: bookings.deliveryCode,
         pickedUpAt: bookings.pickedUpAt,
@@ -245,6 +279,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       })
       .from(bookings)
       .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+      .leftJoin(paymentRows, HELD_JOIN)
       .where(
         and(eq(bookings.id, bookingId), sql`(${bookings.driverId} = ${userId} or ${bookings.requesterId} = ${userId})`),
       );
@@ -261,6 +296,7 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       hold: holdOf(row),
     };
   }
+  type Loaded = Awaited<ReturnType<typeof load>>;
 
   /**
    * complete's proof, before any write. A photo that is not even a JPEG, PNG or WebP of at most 10 MB is refused
@@ -291,28 +327,86 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       throw booking.onHold && booking.status === 'confirmed' ? onHold(booking.hold ?? 'dispute') : stateChanged();
     const photo = move.needsCode ? await proveHandoff(booking, input) : undefined;
     // Choosing a driver on a paid request charges the card first, outside the transaction (a provider's call must
-    // not hold row locks); the transaction then holds the money with the confirmation, or the charge is voided.
+    // not hold row locks); the move then holds the money with the confirmation, or the charge is voided.
     const charged = move.action === 'choose' ? await payments.chargeForChoice(booking, input.source) : null;
     try {
-      await db.transaction((tx) => apply(tx, move, booking, userId, input, photo, charged));
+      if (move.action === 'cancel') await db.transaction((tx) => cancel(tx, move, booking, userId, input));
+      else {
+        const arg = JSON.stringify(moveArgument(move, booking, userId, charged));
+        await guarded(`${move.action} of booking ${booking.id}`, async () => {
+          if (!photo) return moveStatement(db, { move: arg });
+          return db.transaction(async (tx) => {
+            await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+            await moveStatement(tx, { move: arg });
+          });
+        });
+      }
     } catch (err) {
       if (charged) await payments.voidCharge(charged);
       // The partial unique index on chosen bookings: a second confirmation can never be stored.
       if (isUniqueViolation(err)) throw stateChanged();
+      const refused = refusalCode(err);
+      if (refused) throw refusalFrom(refused);
+      // The credit was spent meanwhile by another choice of the same person: this one fails whole (its charge is
+      // voided above) and can be tried again with the credit as it now is.
+      if (err instanceof LedgerError && charged && charged.creditCents > 0)
+        throw new DomainError('payment_in_progress', CREDIT_CHANGED_MESSAGE);
       throw err;
     }
     return booking.role;
   }
 
-  async function apply(
-    tx: Db,
-    move: Move,
-    booking: Parties & { requestId: string; pickedUpAt: Date | null },
-    actorId: string,
-    input: ActionInput,
-    photo: StoredPhoto | undefined,
-    charged: Charged | null,
-  ) {
+  /** rr_booking_move's argument for `move` (see the migration for what each field does). */
+  function moveArgument(move: Move, booking: Loaded, actorId: string, charged: Charged | null) {
+    const completes = move.to === 'completed';
+    const held = completes && booking.heldPaymentId ? booking : null;
+    const release = held
+      ? releaseOf(
+          {
+            id: held.heldPaymentId!,
+            driverId: held.driverId,
+            compensationCents: Number(held.heldCompensationCents),
+            feeCents: Number(held.heldFeeCents),
+            provider: held.heldProvider!,
+          },
+          booking.id,
+        )
+      : null;
+    return {
+      booking: booking.id,
+      request: booking.requestId,
+      driver: booking.driverId,
+      requester: booking.requesterId,
+      actor: actorId,
+      event: move.event,
+      from: move.from,
+      to: move.to,
+      request_from: move.request?.from ?? null,
+      request_to: move.request?.to ?? null,
+      // The code exists exactly while confirmed (a CHECK says so too): issued on choose, gone on leaving.
+      ...(move.to === 'confirmed' && move.from !== 'confirmed' ? { code: newDeliveryCode() } : {}),
+      picked_up: move.once === 'picked_up',
+      // completed, declined and cancelled are final: the conversation's 30 days start now.
+      final: FINAL_STATUSES.has(move.to),
+      // A dispute reported meanwhile holds the booking: the booking's row lock decides which of the two came first.
+      guard_hold: move.from === 'confirmed',
+      declines: move.declinesOtherOffers ? { ...OFFER_DECLINED_BY.other_chosen, cause: 'other_chosen' } : null,
+      notice: notifyInput(noticeOf(move, booking, actorId, {})),
+      // The money moves with the booking, in the same statement (docs/payments.md).
+      hold: charged ? payments.holdOf(charged) : null,
+      release: release && {
+        payment_id: held!.heldPaymentId,
+        ledger: release.ledger,
+        notice: notifyInput(release.notice),
+      },
+      // Community's rewards: the 10th, 25th and 50th completed delivery earn credit (issue 38).
+      reward: completes ? rewardOnCompletion(booking.driverId) : null,
+      notify: NOTIFY_SETTINGS,
+    };
+  }
+
+  /** A cancellation, in the caller's transaction: the booking's move, its notice, and the refund its policy says. */
+  async function cancel(tx: Db, move: Move, booking: Loaded, actorId: string, input: ActionInput) {
     if (move.request) {
       // The request's row first (locked by this guarded update, as accept's FOR SHARE waits on it), moved at once.
       const moved = await tx
@@ -324,37 +418,19 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     }
     const update = tx
       .update(bookings)
-      .set({
-        status: move.to,
-        // The code exists exactly while confirmed (a CHECK says so too): issued on choose, gone on leaving.
-        ...(move.to === 'confirmed' && move.from !== 'confirmed' ? { deliveryCode: newDeliveryCode() } : {}),
-        ...(move.to !== 'confirmed' ? { deliveryCode: null } : {}),
-        ...(move.once === 'picked_up' ? { pickedUpAt: sql`clock_timestamp()` } : {}),
-        // completed, declined and cancelled are final: the conversation's 30 days start now.
-        ...(FINAL_STATUSES.has(move.to) ? { endedAt: sql`clock_timestamp()` } : {}),
-      })
-      .where(
-        and(
-          eq(bookings.id, booking.id),
-          eq(bookings.status, move.from),
-          move.once === 'picked_up' ? isNull(bookings.pickedUpAt) : undefined,
-          // A dispute reported meanwhile holds the booking: this row lock decides which of the two came first.
-          move.from === 'confirmed' ? notOnHold() : undefined,
-        ),
-      )
+      .set({ status: move.to, deliveryCode: null, endedAt: sql`clock_timestamp()` })
+      .where(and(eq(bookings.id, booking.id), eq(bookings.status, move.from), notOnHold()))
       // picked_up_at as committed when this row was locked: a pickup that landed after `load` read the booking
       // still decides the cancellation policy (the requester cancelling after pickup refunds only part).
       .returning({ id: bookings.id, pickedUpAt: bookings.pickedUpAt });
     // One statement: the guarded move and its booking_events row (none when the move found the booking moved).
-    const reason = move.needsReason ? (input.reason ?? null) : null;
-    const details = move.needsReason ? (input.details ?? null) : null;
     const changed = rowsOf<{ id: string; picked_up_at: unknown }>(
       await tx.execute(sql`
         with changed as (${update.getSQL()}), events as (
           insert into ${bookingEvents}
             (booking_id, driver_id, requester_id, actor_id, type, from_status, to_status, reason, details)
           select id, ${booking.driverId}::uuid, ${booking.requesterId}::uuid, ${actorId}::uuid, ${move.event},
-            ${move.from}, ${move.to}, ${reason}, ${details}
+            ${move.from}, ${move.to}, ${input.reason ?? null}, ${input.details ?? null}
           from changed
         )
         select id, picked_up_at from changed`),
@@ -366,26 +442,12 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
     const out = new Outbox();
     announce(out, booking, move.to, move.event);
     const notices = [noticeOf(move, booking, actorId, input)];
-    if (move.declinesOtherOffers)
-      notices.push(...(await declinePendingOffers(tx, booking.requestId, 'other_chosen', null, out, booking.id)));
-    if (photo) await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
     // The money moves with the booking, in this transaction (docs/payments.md).
-    if (charged) notices.push(await payments.hold(tx, charged));
-    if (move.to === 'completed') {
-      const released = await payments.release(tx, booking.id);
-      if (released) notices.push(released);
-      // Community's rewards: the 10th, 25th and 50th completed delivery earn credit (issue 38).
-      const reward = await rewardOnCompletion(tx, booking.driverId);
-      if (reward) notices.push(reward);
-    }
-    if (move.action === 'cancel') {
-      const refunded = await payments.refundOnCancel(tx, booking.id, {
-        by: move.role,
-        pickedUp: changed[0]!.picked_up_at !== null,
-      });
-      if (refunded) notices.push(...refunded.notices);
-    }
-    // Everyone this move concerns, in one statement (the other person, and drivers of offers it declined).
+    const refunded = await payments.refundOnCancel(tx, booking.id, {
+      by: move.role,
+      pickedUp: changed[0]!.picked_up_at !== null,
+    });
+    if (refunded) notices.push(...refunded.notices);
     await notify(tx, out, notices);
     // Last: the outbox takes its locks after every other lock of the transaction (events/outbox.ts).
     await out.flush(tx);

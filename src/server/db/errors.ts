@@ -11,6 +11,22 @@ export function sqlState(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The code of a refusal a database function raised (SQLSTATE RR409, the code as its message: rr_booking_move), or
+ * undefined for any other error.
+ */
+export function refusalCode(err: unknown): string | undefined {
+  for (
+    let e: unknown = err, depth = 0;
+    e && typeof e === 'object' && depth < 3;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === 'RR409' && typeof message === 'string') return message;
+  }
+  return undefined;
+}
+
 export function isUniqueViolation(err: unknown): boolean {
   return sqlState(err) === '23505';
 }

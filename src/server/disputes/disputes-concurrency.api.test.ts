@@ -167,9 +167,10 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
       await tx.update(bookings).set({ onHoldDisputeId: d!.id }).where(eq(bookings.id, s.bookingId));
       await released;
     });
-    // The completion has read the booking (no hold yet) and checked the code; its guarded update now waits.
+    // The completion has read the booking (no hold yet) and checked the code; its guarded update (inside the move's
+    // one statement, rr_booking_move) now waits.
     const completed = complete(s.driver.token, s.bookingId, s.code);
-    await waitsOnBookings('%update "bookings"%', commitReport);
+    await waitsOnBookings('%rr_booking_move%', commitReport);
     await reporting;
     const answer = await completed;
     expect(answer.status).toBe(409);

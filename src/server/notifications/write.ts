@@ -7,11 +7,9 @@ import {
   type NotificationType,
 } from '../../shared/notifications';
 import type { Db } from '../db/client';
-import { pgNotify } from '../db/notify';
 import { rowsOf } from '../db/result-rows';
 import { preparedStatement } from '../db/prepared';
 import type { Outbox } from '../events';
-import { JOBS_CHANNEL } from '../jobs';
 import { toNotification } from './row-to-notification';
 
 /** The job kind of a notification's e-mail; its payload is `{ notification_id }` (mail-job.ts composes it). */
@@ -32,7 +30,6 @@ export interface NewNotification {
   data?: NotificationData;
 }
 
-const SECURITY_SQL = sql.raw(SECURITY_NOTIFICATION_TYPES.map((t) => `'${t}'`).join(', '));
 const MESSAGE_BUCKET_SECONDS = MESSAGE_MAIL_INTERVAL_MINUTES * 60;
 
 /** Grouped while unread: a conversation's messages, and the matches of one saved search. */
@@ -42,60 +39,53 @@ function groupKey(n: NewNotification): string | null {
   return null;
 }
 
-/** notify()'s one statement, prepared once per connection (db/prepared.ts): planning it cost more than running it. */
+/**
+ * What rr_notify takes besides the items (migration 0042): the types mailed whatever the settings, a grouped
+ * notification's mail delay and its interval. A booking's move function passes them on too.
+ */
+export const NOTIFY_SETTINGS = {
+  security: [...SECURITY_NOTIFICATION_TYPES],
+  delay: MESSAGE_MAIL_DELAY_SECONDS,
+  bucket: MESSAGE_BUCKET_SECONDS,
+};
+
+/** One item as rr_notify takes it. */
+export interface NotifyInput {
+  user_id: string;
+  type: NotificationType;
+  actor_id: string | null;
+  booking_id: string | null;
+  request_id: string | null;
+  data: NotificationData;
+  group_key: string | null;
+}
+
+export const notifyInput = (n: NewNotification): NotifyInput => ({
+  user_id: n.userId,
+  type: n.type,
+  actor_id: n.actorId ?? null,
+  booking_id: n.bookingId ?? null,
+  request_id: n.requestId ?? null,
+  data: n.data ?? {},
+  group_key: groupKey(n),
+});
+
+/** notify()'s one statement (the function rr_notify, migration 0042), prepared once per connection (db/prepared.ts). */
 const notifyStatement = preparedStatement(
   'notify',
-  () => sql`
-    with input as (
-      select x.* from jsonb_to_recordset(${sql.placeholder('input')}::jsonb)
-        as x(user_id uuid, type text, actor_id uuid, booking_id uuid, request_id uuid, data jsonb, group_key text)
-    ), resolved as (
-      -- Lateral lookups, one index probe each: the planner guesses 100 rows for jsonb_to_recordset and would
-      -- otherwise hash-join whole tables (measured: a choose cost 3 ms more database time with plain joins).
-      select i.user_id, i.type, i.group_key,
-        jsonb_strip_nulls(jsonb_build_object(
-          'actor_name', p.full_name,
-          'title', r.title,
-          'booking_id', i.booking_id,
-          'request_id', coalesce(i.request_id, b.request_id)
-        )) || i.data as data
-      from input i
-      left join lateral (select b.request_id from bookings b where b.id = i.booking_id) b on true
-      left join lateral (
-        select r.id, r.title from delivery_requests r where r.id = coalesce(i.request_id, b.request_id)
-      ) r on true
-      left join lateral (select p.full_name from profiles p where p.user_id = i.actor_id) p on true
-      -- A deleted account is told nothing more (a message or a review arriving later): one key probe per row.
-      where (select u.deleted_at from users u where u.id = i.user_id) is null
-    ), ins as (
-      insert into notifications as n (user_id, type, data, group_key)
-      select user_id, type, data, group_key from resolved
-      on conflict (user_id, group_key) where read_at is null do update
-        set data = excluded.data || jsonb_build_object('count', coalesce((n.data ->> 'count')::int, 1) + 1),
-            created_at = now()
-      returning n.id, n.user_id, n.type, n.data, n.group_key, n.created_at, n.read_at, n.emailed_at
-    ), mail as (
-      insert into jobs (kind, payload, run_at, dedupe_key)
-      select ${NOTIFICATION_EMAIL_JOB}, jsonb_build_object('notification_id', ins.id),
-        case when ins.group_key is null then now()
-          else now() + make_interval(secs => ${MESSAGE_MAIL_DELAY_SECONDS}) end,
-        case when ins.group_key is null then null
-          -- A saved search's matches: one job per notification per mail sent, so a match after a mail waits
-          -- (deferred by the job) for the interval's end and goes out then, bundled with what came meanwhile.
-          when ins.type = 'search_match' then ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
-            || coalesce((extract(epoch from ins.emailed_at) * 1000)::bigint::text, 'new')
-          else ${NOTIFICATION_EMAIL_JOB} || ':' || ins.id || ':'
-            || floor(extract(epoch from now()) / ${MESSAGE_BUCKET_SECONDS})::bigint end
-      from ins
-      where ins.type in (${SECURITY_SQL}) or not exists (
-        select 1 from notification_preferences np where np.user_id = ins.user_id and ins.type = any(np.email_off))
-      on conflict (dedupe_key) do nothing
-      returning ${pgNotify(JOBS_CHANNEL, '')} as woke
-    )
-    select ins.id, ins.user_id as "userId", ins.type, ins.data, ins.created_at as "createdAt",
-      ins.read_at as "readAt"
-    from ins`,
+  () => sql`select rr_notify(${sql.placeholder('input')}::jsonb, ${sql.placeholder('security')}::text[],
+    ${sql.placeholder('delay')}::int, ${sql.placeholder('bucket')}::int) as written`,
 );
+
+/** A row rr_notify wrote, as it answers it. */
+interface Written {
+  id: string;
+  user_id: string;
+  type: string;
+  data: unknown;
+  created_at: string;
+  read_at: string | null;
+}
 
 /**
  * Writes notifications inside the caller's transaction `tx`: the rows, their e-mail jobs (unless the person
@@ -116,25 +106,15 @@ const notifyStatement = preparedStatement(
  */
 export async function notify(tx: Db, out: Outbox, items: readonly NewNotification[]): Promise<void> {
   if (!items.length) return;
-  const input = JSON.stringify(
-    items.map((n) => ({
-      user_id: n.userId,
-      type: n.type,
-      actor_id: n.actorId ?? null,
-      booking_id: n.bookingId ?? null,
-      request_id: n.requestId ?? null,
-      data: n.data ?? {},
-      group_key: groupKey(n),
-    })),
-  );
-  const result = await notifyStatement(tx, { input });
-  for (const row of rowsOf<{
-    id: string;
-    userId: string;
-    type: string;
-    data: unknown;
-    createdAt: Date | string;
-    readAt: Date | string | null;
-  }>(result))
-    out.add([row.userId], 'notification.created', { notification: toNotification(row) });
+  const result = await notifyStatement(tx, {
+    input: JSON.stringify(items.map(notifyInput)),
+    security: NOTIFY_SETTINGS.security,
+    delay: NOTIFY_SETTINGS.delay,
+    bucket: NOTIFY_SETTINGS.bucket,
+  });
+  const [{ written } = { written: [] }] = rowsOf<{ written: Written[] }>(result);
+  for (const row of written)
+    out.add([row.user_id], 'notification.created', {
+      notification: toNotification({ ...row, createdAt: row.created_at, readAt: row.read_at }),
+    });
 }

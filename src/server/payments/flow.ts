@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import {
   cancellationSplit,
@@ -12,8 +13,18 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { bookings, deliveryRequests, payments, profiles } from '../db/schema';
 import { enqueue, type JobHandler } from '../jobs';
-import type { NewNotification } from '../notifications';
-import { creditBalance, LedgerError, post, type LedgerTransactionKind, type Line, type Posting } from './ledger';
+import { notifyInput, type NewNotification } from '../notifications';
+import { rowsOf } from '../db/result-rows';
+import {
+  creditBalanceSql,
+  guarded,
+  ledgerPosting,
+  post,
+  type LedgerPostingArg,
+  type LedgerTransactionKind,
+  type Line,
+  type Posting,
+} from './ledger';
 import { enqueuePayoutRunIfActive } from './payouts';
 import type { PaymentSource, PaymentsProvider } from './provider';
 
@@ -186,7 +197,10 @@ export async function refundHeld(
   return { paymentId: held.id, refundCents, driverKeepsCents, notices };
 }
 
-/** What chargeForChoice takes of a booking and its request, as columns to select (from bookings joined to requests). */
+/**
+ * What chargeForChoice takes of a booking and its request, as columns to select (from bookings joined to requests):
+ * with the requester's plan and credit as they stand, so choosing reads them in the booking's one query.
+ */
 export const CHOICE_COLUMNS = {
   id: bookings.id,
   requestId: bookings.requestId,
@@ -194,15 +208,60 @@ export const CHOICE_COLUMNS = {
   requesterId: bookings.requesterId,
   compensationCents: deliveryRequests.compensationCents,
   title: deliveryRequests.title,
+  // A Plus or Community requester pays no service fee (issue 38): profiles.plan, what plans/plan-of.ts reads.
+  requesterPaidPlan: sql<boolean>`exists (select 1 from ${profiles} p where p.user_id = ${bookings.requesterId} and p.plan is not null)`,
+  requesterCreditCents: creditBalanceSql(bookings.requesterId),
 };
 
-export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
-  /** Whether the member has a paid plan now (profiles.plan: what plans/plan-of.ts reads for every benefit). */
-  async function paidPlanOf(userId: string): Promise<boolean> {
-    const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.userId, userId));
-    return row?.plan != null;
-  }
+/** The booking's held payment, as columns to select from payments left-joined on HELD_JOIN (null when none). */
+export const HELD_COLUMNS = {
+  heldPaymentId: payments.id,
+  heldCompensationCents: payments.compensationCents,
+  heldFeeCents: payments.feeCents,
+  heldProvider: payments.provider,
+};
+export const HELD_JOIN = and(eq(payments.bookingId, bookings.id), sql`${payments.state} = 'held'`);
 
+/** A booking's held payment, as a release needs it. */
+export interface HeldPayment {
+  id: string;
+  driverId: string;
+  compensationCents: number;
+  feeCents: number;
+  provider: string;
+}
+
+/**
+ * The release of a held payment: its ledger posting (the driver's share to their earnings, the fee to RuralRoute with
+ * the guarantee reserve's share of it) and the driver's notice. rr_payment_release applies it (migration 0042).
+ */
+export function releaseOf(p: HeldPayment, bookingId: string): { ledger: LedgerPostingArg; notice: NewNotification } {
+  const { feesCents, reserveCents } = splitFeeCents(p.feeCents);
+  return {
+    // The ledger drops a zero line (no reserve share of a small fee).
+    ledger: ledgerPosting(
+      paymentMove('release', p.id, bookingId, 'release', [
+        { account: { held: p.id }, amount: -(p.compensationCents + p.feeCents) },
+        { account: { driver: p.driverId }, amount: p.compensationCents },
+        { account: 'fees', amount: feesCents },
+        { account: 'guarantee_reserve', amount: reserveCents },
+      ]),
+    ),
+    notice: {
+      userId: p.driverId,
+      type: 'payment_released',
+      bookingId,
+      data: {
+        amount_cents: p.compensationCents,
+        compensation_cents: p.compensationCents,
+        at: new Date().toISOString(),
+        test_mode: p.provider === 'test',
+      },
+    },
+  };
+}
+
+export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   /**
    * Before choose's transaction: charges the requester's card for a request with compensation. Returns null for a
    * request without compensation (no payment). Throws payment_required (no card), payment_in_progress (another
@@ -217,16 +276,19 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       /** The request's, as the booking was loaded with it. */
       compensationCents: number | null;
       title: string;
+      requesterPaidPlan: boolean;
+      /** The requester's RuralRoute credit (a bigint, as text) when the booking was loaded. */
+      requesterCreditCents: string | number;
     },
     source: PaymentSource | undefined,
   ): Promise<Charged | null> {
     const compensationCents = booking.compensationCents ?? 0;
     if (compensationCents <= 0) return null;
     // A Plus or Community requester pays no service fee (issue 38): their plan as it stands when they pay.
-    const feeCents = serviceFeeCents(compensationCents, await paidPlanOf(booking.requesterId));
-    // RuralRoute credit pays first (issue 36); it is taken in choose's transaction, where the ledger refuses to spend
-    // more than there is (two choices spending the same credit at once: the second fails and its charge is voided).
-    const creditCents = creditApplied(compensationCents + feeCents, await creditBalance(db, booking.requesterId));
+    const feeCents = serviceFeeCents(compensationCents, booking.requesterPaidPlan);
+    // RuralRoute credit pays first (issue 36); it is taken in choose's move, where the ledger refuses to spend more
+    // than there is (two choices spending the same credit at once: the second fails and its charge is voided).
+    const creditCents = creditApplied(compensationCents + feeCents, Number(booking.requesterCreditCents));
     const cardCents = compensationCents + feeCents - creditCents;
     // Checked before the payment is claimed: a source the provider cannot take (card fields sent to Stripe, say)
     // must not leave a pending payment that blocks the request until reconciliation.
@@ -237,6 +299,9 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       const [row] = await db
         .insert(payments)
         .values({
+          // Chosen here, so the statements of a choice are the same whatever the database (bench/pgbench.ts replays
+          // them).
+          id: randomUUID(),
           bookingId: booking.id,
           requestId: booking.requestId,
           requesterId: booking.requesterId,
@@ -288,48 +353,36 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     };
   }
 
-  /** Inside choose's transaction, once the booking is confirmed: the money is held. Returns the driver's notice. */
-  async function hold(tx: Db, charged: Charged): Promise<NewNotification> {
+  /**
+   * Choose's hold of a charged payment, as rr_booking_move takes it (migration 0042): the payment 'held' with the
+   * charge's card, the ledger's hold (the card's money and any credit into the payment's held account) and the
+   * driver's notice. A LedgerError from it with credit spent means the credit changed meanwhile (CREDIT_CHANGED).
+   */
+  function holdOf(charged: Charged) {
     const total = charged.compensationCents + charged.feeCents;
-    const held = await tx
-      .update(payments)
-      .set({
-        state: 'held',
-        providerChargeId: charged.chargeId,
-        cardBrand: charged.cardBrand,
-        cardLast4: charged.cardLast4,
-        heldAt: sql`clock_timestamp()`,
-      })
-      .where(and(eq(payments.id, charged.paymentId), eq(payments.state, 'pending')))
-      .returning({ id: payments.id });
-    // Reconciliation voided it meanwhile (a choose that took longer than STALE_PENDING_MS): the choice fails.
-    if (!held.length) throw new DomainError('payment_in_progress', 'This payment could not be completed. Try again.');
-    try {
-      await post(
-        tx,
+    return {
+      payment_id: charged.paymentId,
+      charge_id: charged.chargeId,
+      card_brand: charged.cardBrand,
+      card_last4: charged.cardLast4,
+      ledger: ledgerPosting(
         paymentMove('hold', charged.paymentId, charged.bookingId, 'hold', [
           { account: 'outside', amount: -(total - charged.creditCents) },
           { account: { credit: charged.requesterId }, amount: -charged.creditCents },
           { account: { held: charged.paymentId }, amount: total },
         ]),
-      );
-    } catch (err) {
-      // The credit was spent meanwhile by another choice of the same person: this one fails whole (its charge is
-      // voided by perform) and can be tried again with the credit as it now is.
-      if (err instanceof LedgerError && charged.creditCents > 0)
-        throw new DomainError('payment_in_progress', CREDIT_CHANGED_MESSAGE);
-      throw err;
-    }
-    return {
-      userId: charged.driverId,
-      type: 'payment_held',
-      actorId: charged.requesterId,
-      bookingId: charged.bookingId,
-      data: {
-        compensation_cents: charged.compensationCents,
-        at: new Date().toISOString(),
-        test_mode: !provider.live,
-      },
+      ),
+      notice: notifyInput({
+        userId: charged.driverId,
+        type: 'payment_held',
+        actorId: charged.requesterId,
+        bookingId: charged.bookingId,
+        data: {
+          compensation_cents: charged.compensationCents,
+          at: new Date().toISOString(),
+          test_mode: !provider.live,
+        },
+      }),
     };
   }
 
@@ -354,41 +407,34 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   }
 
   /**
-   * Inside complete's or receive's transaction: the held money goes to the driver and the fee to RuralRoute; the
-   * driver is told, and paid out when their payouts are set up. Returns the driver's notice.
+   * Inside the caller's transaction (a moderator's decision for the driver): the held money goes to the driver and the
+   * fee to RuralRoute, and the driver is paid out when their payouts are set up (rr_payment_release, the function
+   * complete's and receive's move uses too). Returns the driver's notice, or null when nothing is held.
    */
   async function release(tx: Db, bookingId: string): Promise<NewNotification | null> {
     const [p] = await tx
-      .update(payments)
-      .set({ state: 'released', settledAt: sql`clock_timestamp()` })
-      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')))
-      .returning();
+      .select({
+        id: payments.id,
+        driverId: payments.driverId,
+        compensationCents: payments.compensationCents,
+        feeCents: payments.feeCents,
+        provider: payments.provider,
+      })
+      .from(payments)
+      .where(and(eq(payments.bookingId, bookingId), eq(payments.state, 'held')));
     if (!p) return null;
-    const compensation = Number(p.compensationCents);
-    const fee = Number(p.feeCents);
-    // The fee is earned now: the Delivery Guarantee's reserve takes its share of it (the ledger drops a zero line).
-    const { feesCents, reserveCents } = splitFeeCents(fee);
-    await post(
-      tx,
-      paymentMove('release', p.id, bookingId, 'release', [
-        { account: { held: p.id }, amount: -(compensation + fee) },
-        { account: { driver: p.driverId }, amount: compensation },
-        { account: 'fees', amount: feesCents },
-        { account: 'guarantee_reserve', amount: reserveCents },
-      ]),
-    );
-    await enqueuePayoutRunIfActive(tx, p.driverId);
-    return {
-      userId: p.driverId,
-      type: 'payment_released',
+    const { ledger, notice } = releaseOf(
+      { ...p, compensationCents: Number(p.compensationCents), feeCents: Number(p.feeCents) },
       bookingId,
-      data: {
-        amount_cents: compensation,
-        compensation_cents: compensation,
-        at: new Date().toISOString(),
-        test_mode: p.provider === 'test',
-      },
-    };
+    );
+    const [row] = await guarded(ledger.key, async () =>
+      rowsOf<{ released: boolean }>(
+        await tx.execute(
+          sql`select rr_payment_release(${bookingId}::uuid, ${p.id}::uuid, ${JSON.stringify(ledger)}::jsonb) as released`,
+        ),
+      ),
+    );
+    return row?.released ? notice : null;
   }
 
   /** The job that sends a decided refund through the provider, then moves it out of refunds_pending. */
@@ -451,7 +497,7 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
     return stale.length;
   }
 
-  return { provider, chargeForChoice, hold, voidCharge, release, refundOnCancel, refundJob, voidJob, repairStale };
+  return { provider, chargeForChoice, holdOf, voidCharge, release, refundOnCancel, refundJob, voidJob, repairStale };
 }
 
 export type PaymentFlow = ReturnType<typeof createPaymentFlow>;

@@ -1,12 +1,16 @@
 // Payments (issue 35): the double-entry ledger every money move goes through, the payment flow of a booking (hold
 // on choose, release on completion, refunds on cancellation) and its providers.
-export { accountKey, balances, creditBalance, LedgerError, ledgerTotal, post } from './ledger';
+export { accountKey, balances, creditBalance, guarded, LedgerError, ledgerPosting, ledgerTotal, post } from './ledger';
 export type { AccountRef, LedgerTransactionKind, Line, Posting } from './ledger';
 export {
   cardRefundCents,
   chargeKey,
   CHOICE_COLUMNS,
+  CREDIT_CHANGED_MESSAGE,
   createPaymentFlow,
+  HELD_COLUMNS,
+  HELD_JOIN,
+  releaseOf,
   PAYMENT_REFUND_JOB,
   PAYMENT_VOID_JOB,
   refundHeld,

@@ -1,13 +1,8 @@
-import { inArray, or, sql } from 'drizzle-orm';
+import { inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../db/result-rows';
 import type { Db } from '../db/client';
-import {
-  ledgerAccounts,
-  ledgerEntries,
-  ledgerTransactions,
-  LEDGER_TRANSACTION_KINDS,
-  UNGUARDED_ACCOUNT_KINDS,
-} from '../db/schema';
+import { preparedStatement } from '../db/prepared';
+import { ledgerAccounts, LEDGER_TRANSACTION_KINDS, UNGUARDED_ACCOUNT_KINDS } from '../db/schema';
 
 /**
  * The double-entry ledger (decision 029, docs/payments.md). Every money move is one `post`: a ledger transaction
@@ -105,12 +100,28 @@ function accountRow(ref: AccountRef): {
   return { kind: 'guarantee_reserve', userId: null, paymentId: null, allowNegative: false };
 }
 
+/** A posting as the database function rr_ledger_post takes it (migration 0042): what a move function passes on. */
+export interface LedgerPostingArg {
+  kind: LedgerTransactionKind;
+  key: string;
+  payment_id: string | null;
+  booking_id: string | null;
+  lines: {
+    key: string;
+    kind: string;
+    user_id: string | null;
+    payment_id: string | null;
+    allow_negative: boolean;
+    amount: number;
+  }[];
+}
+
 /**
- * Posts one money move inside `tx`. Returns false when a move with the same key was already posted (nothing is
- * written again). Throws LedgerError when a guarded account would go below zero; the caller's transaction then
- * rolls back whole.
+ * A posting checked and laid out for the database: its lines summed per account (a sharded account's shard chosen by
+ * the payment or key), lines of zero dropped. Throws LedgerError when it does not balance, moves nothing or is not
+ * in whole cents: the database enforces the same rules, this says which posting broke them.
  */
-export async function post(tx: Db, posting: Posting): Promise<boolean> {
+export function ledgerPosting(posting: Posting): LedgerPostingArg {
   const byKey = new Map<string, { ref: AccountRef; amount: number }>();
   const shard = shardOf(posting);
   for (const line of posting.lines) {
@@ -123,72 +134,51 @@ export async function post(tx: Db, posting: Posting): Promise<boolean> {
   const total = lines.reduce((s, [, l]) => s + l.amount, 0);
   if (total !== 0) throw new LedgerError(`posting ${posting.key} is unbalanced by ${total}`);
   if (!lines.length) throw new LedgerError(`posting ${posting.key} moves nothing`);
-
-  // One statement: the transaction, the accounts this move opens (a new payment's, a new driver's) and the entries.
-  // No transaction row (its key was posted before) means nothing is written. Entries go in by account id: the entry
-  // trigger locks each account as it applies its entry, so every move locks the accounts it touches in the same order
-  // and two moves never wait on each other in a circle. An account another transaction is opening at this very moment
-  // is not visible to this statement: the second statement below then adds its entry once that one has committed.
-  const values = sql.join(
-    lines.map(([key, l]) => {
+  return {
+    kind: posting.kind,
+    key: posting.key,
+    payment_id: posting.paymentId ?? null,
+    booking_id: posting.bookingId ?? null,
+    lines: lines.map(([key, l]) => {
       const row = accountRow(l.ref);
-      return sql`(${key}, ${row.kind}, ${row.userId}::uuid, ${row.paymentId}::uuid, ${row.allowNegative}::boolean, ${l.amount}::bigint)`;
+      return {
+        key,
+        kind: row.kind,
+        user_id: row.userId,
+        payment_id: row.paymentId,
+        allow_negative: row.allowNegative,
+        amount: l.amount,
+      };
     }),
-    sql`, `,
-  );
-  const [result] = await guarded(posting, async () =>
-    rowsOf<{ transaction_id: number | null; entries: number }>(
-      await tx.execute(sql`
-        with t as (
-          insert into ${ledgerTransactions} (kind, idempotency_key, payment_id, booking_id)
-          values (${posting.kind}, ${posting.key}, ${posting.paymentId ?? null}, ${posting.bookingId ?? null})
-          on conflict (idempotency_key) do nothing
-          returning id
-        ), lines (key, kind, user_id, payment_id, allow_negative, amount) as (values ${values}),
-        existing as (
-          select a.id, a.key from ${ledgerAccounts} a join lines on a.key = lines.key
-        ), opened as (
-          insert into ${ledgerAccounts} (key, kind, user_id, payment_id, allow_negative)
-          select lines.key, lines.kind, lines.user_id, lines.payment_id, lines.allow_negative
-          from lines
-          where exists (select 1 from t) and not exists (select 1 from existing e where e.key = lines.key)
-          on conflict (key) do nothing
-          returning id, key
-        ), accounts as (
-          select id, key from existing union all select id, key from opened
-        ), ins as (
-          insert into ${ledgerEntries} (transaction_id, account_id, amount)
-          select t.id, a.id, lines.amount
-          from t, lines join accounts a on a.key = lines.key
-          order by a.id
-          returning 1
-        )
-        select (select id from t) as transaction_id, (select count(*) from ins)::int as entries`),
-    ),
-  );
-  if (result?.transaction_id == null) return false;
-  if (result.entries < lines.length) {
-    const transactionId = Number(result.transaction_id);
-    await guarded(posting, () =>
-      tx.execute(sql`
-        insert into ${ledgerEntries} (transaction_id, account_id, amount)
-        select ${transactionId}::bigint, a.id, lines.amount
-        from (values ${values}) as lines (key, kind, user_id, payment_id, allow_negative, amount)
-        join ${ledgerAccounts} a on a.key = lines.key
-        where not exists (
-          select 1 from ${ledgerEntries} e where e.transaction_id = ${transactionId}::bigint and e.account_id = a.id)
-        order by a.id`),
-    );
-  }
-  return true;
+  };
 }
 
-/** Runs a statement that inserts entries: a guarded account going below zero becomes a LedgerError. */
-async function guarded<T>(posting: Posting, run: () => Promise<T>): Promise<T> {
+/** The ledger's posting, prepared once per connection: the function rr_ledger_post (migration 0042). */
+const postStatement = preparedStatement(
+  'ledger_post',
+  () => sql`select rr_ledger_post(${sql.placeholder('posting')}::jsonb) as posted`,
+);
+
+/**
+ * Posts one money move inside `tx`, in one statement (the database function rr_ledger_post, migration 0042: the
+ * transaction under its key, the accounts it opens, the entries in account-id order). Returns false when a move with
+ * the same key was already posted (nothing is written again). Throws LedgerError when a guarded account would go
+ * below zero; the caller's transaction then rolls back whole.
+ */
+export async function post(tx: Db, posting: Posting): Promise<boolean> {
+  const arg = JSON.stringify(ledgerPosting(posting));
+  const [row] = await guarded(posting.key, async () =>
+    rowsOf<{ posted: boolean }>(await postStatement(tx, { posting: arg })),
+  );
+  return row?.posted === true;
+}
+
+/** Runs a statement that posts: a guarded account going below zero becomes a LedgerError. */
+export async function guarded<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (guardViolated(err)) throw new LedgerError(`posting ${posting.key} would take a guarded account below zero`);
+    if (guardViolated(err)) throw new LedgerError(`posting ${what} would take a guarded account below zero`);
     throw err;
   }
 }
@@ -227,6 +217,13 @@ export async function creditBalance(db: Db, userId: string): Promise<number> {
   const [balance] = await balances(db, [{ credit: userId }]);
   return balance ?? 0;
 }
+
+/**
+ * A person's RuralRoute credit as a SQL expression over a user id (0 without any), to read with another query: the
+ * account's key as accountKey({ credit }) makes it.
+ */
+export const creditBalanceSql = (userId: SQL.Aliased | SQL | AnyColumn) =>
+  sql<string>`coalesce((select a.balance from ${ledgerAccounts} a where a.key = 'credit:' || ${userId}), 0)`;
 
 /** The sum of every balance: zero whenever the ledger is whole. */
 export async function ledgerTotal(db: Db): Promise<number> {

@@ -1,43 +1,34 @@
-import { and, count, eq } from 'drizzle-orm';
 import { REWARD_CENTS, REWARD_MILESTONES } from '../../shared/plans';
-import type { Db } from '../db/client';
-import { bookings, profiles } from '../db/schema';
-import type { NewNotification } from '../notifications';
-import { post } from '../payments';
+import { notifyInput } from '../notifications';
+import { ledgerPosting } from '../payments';
 
 /**
  * Community rewards (issue 38): a Community member's 10th, 25th and 50th completed delivery as a driver each earn a
- * REWARD_CENTS RuralRoute credit (spent before the card on their own deliveries). Called inside the completing
- * transaction, after the booking is 'completed': the credit and its notice commit with the delivery or not at all.
- * A Community driver's profile row is locked first, so two of their deliveries completing at once are counted one
- * after the other (neither milestone is skipped), and the ledger key `reward:<driver>:<n>` pays each milestone once.
- * Other drivers pay one indexed read.
+ * REWARD_CENTS RuralRoute credit (spent before the card on their own deliveries). Applied by the completing move
+ * (rr_booking_move, migration 0042), after the booking is 'completed': the credit and its notice commit with the
+ * delivery or not at all. A Community driver's profile row is locked first, so two of their deliveries completing at
+ * once are counted one after the other (neither milestone is skipped), and the ledger key `reward:<driver>:<n>` (the
+ * count appended by the function) pays each milestone once. Other drivers pay one indexed read.
+ *
+ * This is the reward as the function takes it: the plan that earns it, the milestones, the posting with its key
+ * before the count, and the notice before its `count`.
  */
-export async function rewardOnCompletion(tx: Db, driverId: string): Promise<NewNotification | null> {
-  const [member] = await tx
-    .select({ userId: profiles.userId })
-    .from(profiles)
-    .where(and(eq(profiles.userId, driverId), eq(profiles.plan, 'community')))
-    .for('update');
-  if (!member) return null;
-  const [row] = await tx
-    .select({ n: count() })
-    .from(bookings)
-    .where(and(eq(bookings.driverId, driverId), eq(bookings.status, 'completed')));
-  const n = Number(row?.n ?? 0);
-  if (!(REWARD_MILESTONES as readonly number[]).includes(n)) return null;
-  const posted = await post(tx, {
-    kind: 'reward',
-    key: `reward:${driverId}:${n}`,
-    lines: [
-      { account: 'rewards', amount: -REWARD_CENTS },
-      { account: { credit: driverId }, amount: REWARD_CENTS },
-    ],
-  });
-  if (!posted) return null;
+export function rewardOnCompletion(driverId: string) {
   return {
-    userId: driverId,
-    type: 'plan',
-    data: { kind: 'reward', plan: 'Community', amount_cents: REWARD_CENTS, count: n },
+    plan: 'community',
+    milestones: REWARD_MILESTONES,
+    ledger: ledgerPosting({
+      kind: 'reward',
+      key: `reward:${driverId}:`,
+      lines: [
+        { account: 'rewards', amount: -REWARD_CENTS },
+        { account: { credit: driverId }, amount: REWARD_CENTS },
+      ],
+    }),
+    notice: notifyInput({
+      userId: driverId,
+      type: 'plan',
+      data: { kind: 'reward', plan: 'Community', amount_cents: REWARD_CENTS },
+    }),
   };
 }
