@@ -259,6 +259,8 @@ function script(statements: Tagged[], k: number, vars: Map<string, string>, swap
     let text = c.query.trim();
     // pgbench reads ':name' as a variable even inside a string literal: write the time literal without colons.
     text = text.replace(/time '(\d\d):(\d\d)'/g, "time '$1$200'");
+    // And a to_char pattern with dots (the same work: a booking's detail writes its times as ISO text).
+    text = text.replace(/HH24:MI:SS/g, 'HH24.MI.SS');
     text = text.replace(/\$(\d+)/g, (_, n: string) => {
       const value = c.params[Number(n) - 1];
       if (value === null || value === undefined) return 'NULL';

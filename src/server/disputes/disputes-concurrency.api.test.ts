@@ -4,10 +4,10 @@ import type { AdminDispute } from '../../shared/disputes';
 import type { BookingDetail } from '../../shared/lifecycle';
 import { TEST_CHARGEBACK_FEE_CENTS } from '../../shared/payments';
 import { rowsOf } from '../db/result-rows';
-import { bookings, chargebacks, disputes, payments, users } from '../db/schema';
+import { bookingPhotos, bookings, chargebacks, disputes, payments, users } from '../db/schema';
 import { ledgerTotal } from '../payments';
 import { STRONG_PASSWORD, setupTwoInstances, type CallResult } from '../test/harness';
-import { lifecycleHelpers } from '../test/lifecycle';
+import { lifecycleHelpers, testImage } from '../test/lifecycle';
 import { until } from '../test/wait';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
@@ -144,7 +144,7 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     }
   };
 
-  it("a report committing while a completion waits on the booking's row: the completion is refused, nothing released", async () => {
+  it("a report committing while a completion waits on the booking's row: the completion is refused, nothing released, its photo not kept", async () => {
     const s = await confirmed(1, 'Report lands first');
     await act(s.driver.token, s.bookingId, 'pickup');
     const [payment] = await db().select().from(payments).where(eq(payments.bookingId, s.bookingId));
@@ -169,7 +169,8 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     });
     // The completion has read the booking (no hold yet) and checked the code; its guarded update (inside the move's
     // one statement, rr_booking_move) now waits.
-    const completed = complete(s.driver.token, s.bookingId, s.code);
+    // With a handoff photo: it is stored in the move's transaction, so the refusal takes it back too.
+    const completed = complete(s.driver.token, s.bookingId, s.code, { bytes: await testImage('png', 64, 48) });
     await waitsOnBookings('%rr_booking_move%', commitReport);
     await reporting;
     const answer = await completed;
@@ -179,6 +180,7 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     expect(after).toMatchObject({ state: 'held' });
     const [booking] = await db().select().from(bookings).where(eq(bookings.id, s.bookingId));
     expect(booking).toMatchObject({ status: 'confirmed' });
+    expect(await db().select().from(bookingPhotos).where(eq(bookingPhotos.bookingId, s.bookingId))).toEqual([]);
     expect(await ledgerTotal(db())).toBe(0);
   });
 
