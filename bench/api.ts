@@ -596,6 +596,10 @@ async function main() {
         const needed = Math.round(WRITE_RATE * (WRITE_WARMUP_SECONDS + DURATION));
         if (w.items.length < needed)
           throw new Error(`${w.name}: ${needed} seeded bookings needed, ${w.items.length} seeded`);
+        if (w.move && needed > LIFECYCLE_SHARES.ceilingFrom)
+          throw new Error(
+            `${w.name}: ${needed} bookings would reach the ceiling's share (prepare.ts LIFECYCLE_SHARES)`,
+          );
         let offset = 0;
         const item = (i: number) => w.items[offset + i]!;
         const load = {

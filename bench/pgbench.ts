@@ -120,8 +120,44 @@ export interface CeilingRow {
 }
 
 type Prep = Awaited<ReturnType<typeof prepare>>;
+type Item = Prep['chooses'][number];
+/** Pairs of lifecycle bookings in the same state with the same compensation: one recorded, one replayed. */
+type Twins = { chooses: [Item, Item][]; completes: [Item, Item][] };
 
-function endpoints(prep: Prep, users: number): Endpoint[] {
+/**
+ * VARIANTS pairs of bookings of the ceiling's share (prepare.ts LIFECYCLE_SHARES) whose requests carry the same
+ * compensation, so the twin's script moves the same money (a release of the recorded amount from a smaller held
+ * payment would take its account below zero).
+ */
+async function twinPairs(database: Database, prep: Prep): Promise<Twins> {
+  const pairs = async (list: Item[]) => {
+    const share = list.slice(LIFECYCLE_SHARES.ceilingFrom, LIFECYCLE_SHARES.closedLoopFrom);
+    const amounts = (
+      (await database.db.execute(sql`
+        select b.id::text, r.compensation_cents::text as c from bookings b
+        join delivery_requests r on r.id = b.request_id
+        where b.id = any(${`{${share.map((i) => i.id).join(',')}}`}::uuid[])`)) as unknown as {
+        rows: { id: string; c: string }[];
+      }
+    ).rows;
+    const amountOf = new Map(amounts.map((a) => [a.id, a.c]));
+    const waiting = new Map<string, Item>();
+    const found: [Item, Item][] = [];
+    for (const item of share) {
+      const c = amountOf.get(item.id)!;
+      const first = waiting.get(c);
+      if (first) {
+        found.push([first, item]);
+        waiting.delete(c);
+      } else waiting.set(c, item);
+      if (found.length === VARIANTS) return found;
+    }
+    throw new Error(`only ${found.length} pairs of bookings with the same compensation for the ceiling`);
+  };
+  return { chooses: await pairs(prep.chooses), completes: await pairs(prep.completes) };
+}
+
+function endpoints(prep: Prep, users: number, twins: Twins): Endpoint[] {
   // Parameter set k reads as user k * 7 (spread over the users), accepts as bench:api's k-th pair.
   const user = (k: number) => (k * 7) % users;
   // From the middle of the list: bench:api's accept pass takes its pairs from the start, and its choose pass matches
@@ -147,24 +183,18 @@ function endpoints(prep: Prep, users: number): Endpoint[] {
     {
       name: 'choose with payment (POST /bookings/:id/choose, test card held)',
       method: 'POST',
-      path: (k) => `/bookings/${prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id}/choose`,
-      user: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.token,
+      path: (k) => `/bookings/${twins.chooses[k]![0].id}/choose`,
+      user: (k) => twins.chooses[k]![0].token,
       body: () => ({ card: { number: '4242424242424242', expiry: '12/40', cvc: '123', zip: '05401' } }),
-      twins: {
-        recordOn: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id,
-        replayOn: (k) => prep.chooses[LIFECYCLE_SHARES.ceilingFrom + 2 * k + 1]!.id,
-      },
+      twins: { recordOn: (k) => twins.chooses[k]![0].id, replayOn: (k) => twins.chooses[k]![1].id },
     },
     {
       name: 'complete with release (POST /bookings/:id/complete, code)',
       method: 'POST',
-      path: (k) => `/bookings/${prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id}/complete`,
-      user: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.token,
+      path: (k) => `/bookings/${twins.completes[k]![0].id}/complete`,
+      user: (k) => twins.completes[k]![0].token,
       raw: { body: completeForm(BENCH_DELIVERY_CODE), contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}` },
-      twins: {
-        recordOn: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k]!.id,
-        replayOn: (k) => prep.completes[LIFECYCLE_SHARES.ceilingFrom + 2 * k + 1]!.id,
-      },
+      twins: { recordOn: (k) => twins.completes[k]![0].id, replayOn: (k) => twins.completes[k]![1].id },
     },
     {
       // As bench:api's message pass: a driver writes in a confirmed booking's conversation (from the end of the list).
@@ -374,14 +404,42 @@ async function twinSwaps(database: Database, list: Endpoint[]) {
   return swaps;
 }
 
+/**
+ * A payment the recorded move made (choose's) stays stored under its id, and its charge at the embedded provider under
+ * its own: the twin's script makes them under new ids (the same in every run of the script, each rolled back).
+ */
+async function newPaymentIds(database: Database, list: Endpoint[], swaps: Map<string, Map<string, string>>) {
+  for (const e of list)
+    for (let k = 0; e.twins && k < VARIANTS; k++) {
+      const swap = swaps.get(`${e.name}#${k}`)!;
+      const made = (
+        (await database.db.execute(
+          sql`select id::text from payments where booking_id = ${e.twins.recordOn(k)}::uuid`,
+        )) as unknown as { rows: { id: string }[] }
+      ).rows;
+      for (const { id } of made) {
+        if (swap.has(id)) continue;
+        swap.set(id, randomUUID());
+        // And the embedded provider's charge of it, stored under its own id.
+        const charges = (
+          (await database.db.execute(
+            sql`select id from test_provider_charges where idempotency_key = ${`payment:${id}:charge`}`,
+          )) as unknown as { rows: { id: string }[] }
+        ).rows;
+        for (const c of charges) swap.set(c.id, `ch_test_${randomUUID().replaceAll('-', '').slice(0, 24)}`);
+      }
+    }
+}
+
 /** Seeded database at `url`: pgbench each endpoint's recorded SQL and return one row per endpoint and client count. */
 export async function pgbenchCeiling(database: Database, url: string, tokens: string[], prep: Prep) {
   const only = process.env.PGBENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
-  const list = endpoints(prep, tokens.length).filter(
+  const list = endpoints(prep, tokens.length, await twinPairs(database, prep)).filter(
     (e) => !only || only.some((o) => e.name.toLowerCase().includes(o)),
   );
   const swaps = await twinSwaps(database, list);
   const captured = (await capture(database, tokens, list)).filter((c) => c.label && !unrelated(c.query));
+  await newPaymentIds(database, list, swaps);
   const dir = mkdtempSync(join(tmpdir(), 'rr-pgbench-'));
   const rows: CeilingRow[] = [];
   let logs = 0;

@@ -9,7 +9,7 @@ import { USERS } from './seed';
  * ceiling on pairs from CEILING_FROM on, and bench:api's closed-loop passes take them from CLOSED_LOOP_FROM on (the
  * message passes write in confirmed bookings from the end of the list, leaving their status as it is).
  */
-export const LIFECYCLE_SHARES = { ceilingFrom: 1500, closedLoopFrom: 2000, closedLoopTo: -300 } as const;
+export const LIFECYCLE_SHARES = { ceilingFrom: 1000, closedLoopFrom: 3000, closedLoopTo: -300 } as const;
 
 /** The multipart form boundary of 'Complete delivery' as the bench sends it. */
 export const FORM_BOUNDARY = 'rr-bench-boundary';
