@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { aliasedTable, and, eq, inArray, sql } from 'drizzle-orm';
 import type {
   BookingDetail,
   BookingEvent,
@@ -20,8 +20,8 @@ import { notFound } from '../core/domain-error';
 import type { Db } from '../db/client';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, disputes, payments, profiles } from '../db/schema';
 import { latestDispute, mayReport } from '../disputes';
-import { chargebackShown, creditBalance } from '../payments';
-import { ambassadorOf, feeWaiverOf, guaranteeCapOf } from '../plans';
+import { chargebackShown, creditBalanceSql } from '../payments';
+import { ambassadorOf, feeWaiverFor, guaranteeCapFor, planFrom } from '../plans';
 import { actionsFor } from './lifecycle';
 import { BOOKING_NOT_FOUND, holdOf } from './transitions';
 
@@ -64,6 +64,64 @@ const eventsJson = sql<EventJson[]>`coalesce((
   where ${bookingEvents.bookingId} = ${bookings.id}
 ), '[]'::json)`;
 
+/** The booking's payment as the booking's query reads it (paymentJson): bigints as numbers, times as JSON text. */
+interface PaymentJson {
+  state: PaymentState;
+  compensation_cents: number;
+  fee_cents: number;
+  card_last4: string | null;
+  credit_cents: number;
+  refunded_cents: number;
+  held_at: string;
+  settled_at: string | null;
+  provider: string;
+  chargeback: BookingPayment['chargeback'];
+}
+
+/**
+ * The booking's payment (at most one in these states: a unique index), as one JSON value inside the booking's own
+ * query: the same snapshot and round trip as the rest of the page.
+ */
+const paymentJson = sql<PaymentJson | null>`(
+  select json_build_object(
+    'state', ${payments.state},
+    'compensation_cents', ${payments.compensationCents},
+    'fee_cents', ${payments.feeCents},
+    'card_last4', ${payments.cardLast4},
+    'credit_cents', ${payments.creditCents},
+    'refunded_cents', ${payments.refundedCents},
+    'held_at', ${payments.heldAt},
+    'settled_at', ${payments.settledAt},
+    'provider', ${payments.provider},
+    'chargeback', ${chargebackShown()}
+  )
+  from ${payments}
+  where ${payments.bookingId} = ${bookings.id} and ${inArray(payments.state, [...PAYMENT_STATES])}
+)`;
+
+/** The booking's payment as `role` sees it: the driver sees what they receive, the requester what they paid. */
+function paymentView(p: PaymentJson, role: BookingRole, pickedUp: boolean, onHold: boolean): BookingPayment {
+  const compensation = Number(p.compensation_cents);
+  const fee = Number(p.fee_cents);
+  const mine = role === 'requester';
+  return {
+    state: p.state,
+    compensation_cents: compensation,
+    fee_cents: mine ? fee : null,
+    total_cents: mine ? compensation + fee : null,
+    card_last4: mine ? p.card_last4 : null,
+    credit_cents: mine ? Number(p.credit_cents) : null,
+    refunded_cents: Number(p.refunded_cents),
+    held_at: new Date(p.held_at).toISOString(),
+    settled_at: p.settled_at === null ? null : new Date(p.settled_at).toISOString(),
+    test_mode: p.provider === 'test',
+    on_hold: onHold && p.state === 'held',
+    chargeback: p.chargeback,
+    refund_if_cancelled_cents:
+      p.state === 'held' && !onHold ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
+  };
+}
+
 /** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
 export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHECKOUT) {
   /** The booking as `viewerId` sees it: 404 unless they are its driver or requester. */
@@ -101,6 +159,10 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
         requestStatus: deliveryRequests.status,
         hasPhoto: sql<boolean>`exists (select 1 from ${bookingPhotos} where ${bookingPhotos.bookingId} = ${bookings.id})`,
         events: eventsJson,
+        payment: paymentJson,
+        // What the requester's own parts of the page need (their fee waiver, guarantee cap and credit).
+        requesterPlan: requesterProfile.plan,
+        requesterCreditCents: creditBalanceSql(bookings.requesterId),
       })
       .from(bookings)
       .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
@@ -124,7 +186,9 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
     }));
     const cancelled = status === 'cancelled' ? events.findLast((e) => e.type === 'cancelled') : undefined;
     const onHold = holdOf(row) !== null;
-    const payment = row.compensationCents ? await paymentOf(row.id, myRole, row.pickedUpAt !== null, onHold) : null;
+    const payment =
+      row.compensationCents && row.payment ? paymentView(row.payment, myRole, row.pickedUpAt !== null, onHold) : null;
+    const requesterPlan = planFrom(row.requesterPlan);
     // Disputes exist only on paid bookings.
     const dispute = payment && row.openDispute !== null ? await latestDispute(db, row.id, viewerId) : null;
     const reportState = {
@@ -170,55 +234,17 @@ export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHE
       has_photo: row.hasPhoto,
       payment_quote:
         myRole === 'requester' && status === 'pending' && row.compensationCents
-          ? quoteFor(
-              row.compensationCents,
-              checkout,
-              await creditBalance(db, viewerId),
-              await feeWaiverOf(db, viewerId),
-            )
+          ? quoteFor(row.compensationCents, checkout, Number(row.requesterCreditCents), feeWaiverFor(requesterPlan))
           : null,
       payment,
       dispute,
       can_report_problem: mayReport(reportState, myRole),
       guarantee_cap_cents:
-        myRole === 'requester' && mayReport(reportState, myRole) ? await guaranteeCapOf(db, viewerId) : undefined,
+        myRole === 'requester' && mayReport(reportState, myRole) ? guaranteeCapFor(requesterPlan) : undefined,
       cancellation:
         cancelled?.reason && (cancelled.actor || cancelled.reason === 'resolved_by_ruralroute')
           ? { by: cancelled.actor, reason: cancelled.reason, details: cancelled.details }
           : null,
-    };
-  }
-
-  /** The booking's payment as `role` sees it: the driver sees what they receive, the requester what they paid. */
-  async function paymentOf(
-    bookingId: string,
-    role: BookingRole,
-    pickedUp: boolean,
-    onHold: boolean,
-  ): Promise<BookingPayment | null> {
-    const [p] = await db
-      .select({ ...getTableColumns(payments), chargeback: chargebackShown() })
-      .from(payments)
-      .where(and(eq(payments.bookingId, bookingId), inArray(payments.state, [...PAYMENT_STATES])));
-    if (!p) return null;
-    const compensation = Number(p.compensationCents);
-    const fee = Number(p.feeCents);
-    const mine = role === 'requester';
-    return {
-      state: p.state as PaymentState,
-      compensation_cents: compensation,
-      fee_cents: mine ? fee : null,
-      total_cents: mine ? compensation + fee : null,
-      card_last4: mine ? p.cardLast4 : null,
-      credit_cents: mine ? Number(p.creditCents) : null,
-      refunded_cents: Number(p.refundedCents),
-      held_at: p.heldAt!.toISOString(),
-      settled_at: p.settledAt?.toISOString() ?? null,
-      test_mode: p.provider === 'test',
-      on_hold: onHold && p.state === 'held',
-      chargeback: p.chargeback,
-      refund_if_cancelled_cents:
-        p.state === 'held' && !onHold ? cancellationSplit(compensation, fee, { by: role, pickedUp }).refundCents : null,
     };
   }
 

@@ -1,6 +1,16 @@
 // Payments (issue 35): the double-entry ledger every money move goes through, the payment flow of a booking (hold
 // on choose, release on completion, refunds on cancellation) and its providers.
-export { accountKey, balances, creditBalance, guarded, LedgerError, ledgerPosting, ledgerTotal, post } from './ledger';
+export {
+  accountKey,
+  balances,
+  creditBalance,
+  creditBalanceSql,
+  guarded,
+  LedgerError,
+  ledgerPosting,
+  ledgerTotal,
+  post,
+} from './ledger';
 export type { AccountRef, LedgerTransactionKind, Line, Posting } from './ledger';
 export {
   cardRefundCents,

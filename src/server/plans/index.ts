@@ -1,5 +1,14 @@
 // Paid plans (issue 38): Plus and Community, their charges and renewals, and the one place benefits read the plan.
-export { ambassadorOf, feeWaiverOf, guaranteeCapOf, isPaid, planFrom, planOf } from './plan-of';
+export {
+  ambassadorOf,
+  feeWaiverFor,
+  feeWaiverOf,
+  guaranteeCapFor,
+  guaranteeCapOf,
+  isPaid,
+  planFrom,
+  planOf,
+} from './plan-of';
 export { createPlans, type Plans } from './service';
 export { rewardOnCompletion } from './rewards';
 export { planRoutes } from './routes';

@@ -22,14 +22,20 @@ export const isPaid = (plan: Plan | null | undefined): plan is PaidPlan => plan 
 
 /** The paid plan's name that waives a requester's service fee ('Plus', 'Community'), or null on Free (issue 38). */
 export async function feeWaiverOf(db: Db, userId: string): Promise<string | null> {
-  const plan = await planOf(db, userId);
-  return isPaid(plan) ? planName(plan) : null;
+  return feeWaiverFor(await planOf(db, userId));
 }
+
+/** feeWaiverOf for a plan read in another query. */
+export const feeWaiverFor = (plan: Plan): string | null => (isPaid(plan) ? planName(plan) : null);
 
 /** The Delivery Guarantee's cap for a claim by this member now: $250 on Plus or Community, else $50 (issue 38). */
 export async function guaranteeCapOf(db: Db, userId: string): Promise<number> {
-  return isPaid(await planOf(db, userId)) ? GUARANTEE_MEMBER_CAP_CENTS : GUARANTEE_CAP_CENTS;
+  return guaranteeCapFor(await planOf(db, userId));
 }
+
+/** guaranteeCapOf for a plan read in another query. */
+export const guaranteeCapFor = (plan: Plan): number =>
+  isPaid(plan) ? GUARANTEE_MEMBER_CAP_CENTS : GUARANTEE_CAP_CENTS;
 
 /**
  * Community's 'Ambassador' badge beside a name (issue 38), read from the `profiles` row the query already joins: its
