@@ -26,7 +26,10 @@ BEGIN
     SELECT * FROM jsonb_to_recordset(p -> 'lines')
       AS l(key text, kind text, user_id uuid, payment_id uuid, allow_negative boolean, amount bigint)
   ), existing AS (
-    SELECT a.id, a.key FROM ledger_accounts a JOIN lines ON a.key = lines.key
+    -- One index probe per line: the planner guesses 100 rows for jsonb_to_recordset and would otherwise hash-join
+    -- the whole accounts table (measured: 5.5 ms a posting instead of well under one).
+    SELECT a.id, a.key FROM lines CROSS JOIN LATERAL (
+      SELECT la.id, la.key FROM ledger_accounts la WHERE la.key = lines.key) a
   ), opened AS (
     INSERT INTO ledger_accounts (key, kind, user_id, payment_id, allow_negative)
     SELECT lines.key, lines.kind, lines.user_id, lines.payment_id, lines.allow_negative
@@ -52,7 +55,7 @@ BEGIN
     SELECT tx_id, a.id, l.amount
     FROM jsonb_to_recordset(p -> 'lines')
       AS l(key text, kind text, user_id uuid, payment_id uuid, allow_negative boolean, amount bigint)
-    JOIN ledger_accounts a ON a.key = l.key
+    CROSS JOIN LATERAL (SELECT la.id FROM ledger_accounts la WHERE la.key = l.key) a
     WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.transaction_id = tx_id AND e.account_id = a.id)
     ORDER BY a.id;
   END IF;
