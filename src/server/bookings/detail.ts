@@ -23,14 +23,10 @@ import { latestDispute, mayReport } from '../disputes';
 import { chargebackShown, creditBalanceSql } from '../payments';
 import { ambassadorOf, feeWaiverFor, guaranteeCapFor, planFrom } from '../plans';
 import { actionsFor } from './lifecycle';
-import { BOOKING_NOT_FOUND, holdOf } from './transitions';
+import { BOOKING_NOT_FOUND, holdOf, involves } from './transitions';
 
 const driverProfile = aliasedTable(profiles, 'driver_profile');
 const requesterProfile = aliasedTable(profiles, 'requester_profile');
-
-/** `(driver_id = $viewer or requester_id = $viewer)`: a booking exists only for its two people. */
-export const involves = (viewerId: string) =>
-  sql`(${bookings.driverId} = ${viewerId} or ${bookings.requesterId} = ${viewerId})`;
 
 /** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
 /** One timeline event as the booking query aggregates it (json_agg below). */
@@ -124,51 +120,55 @@ function paymentView(p: PaymentJson, role: BookingRole, pickedUp: boolean, onHol
 
 /** The booking page (`GET /bookings/:id`, and the answer of every action) and the handoff photo. */
 export function createBookingReader(db: Db, checkout: PaymentCheckout = TEST_CHECKOUT) {
+  /** The booking page's one query, prepared once (planned per connection). */
+  const pageStatement = db
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      createdAt: bookings.createdAt,
+      driverId: bookings.driverId,
+      requesterId: bookings.requesterId,
+      deliveryCode: bookings.deliveryCode,
+      pickedUpAt: bookings.pickedUpAt,
+      onHoldDisputeId: bookings.onHoldDisputeId,
+      onHoldChargebackId: bookings.onHoldChargebackId,
+      // 'Report a problem' stays open this long after completion (the database's clock, as the report checks it).
+      inReportWindow: sql<boolean>`coalesce(${bookings.endedAt} > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false)`,
+      // null: no dispute; false: only resolved ones; true: one is open (at most one is).
+      openDispute: sql<
+        boolean | null
+      >`(select bool_or(${disputes.state} = 'open') from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
+      driverName: driverProfile.fullName,
+      requesterName: requesterProfile.fullName,
+      driverVerified: driverProfile.verified,
+      requesterVerified: requesterProfile.verified,
+      driverAmbassador: ambassadorOf(driverProfile.plan),
+      requesterAmbassador: ambassadorOf(requesterProfile.plan),
+      requestId: deliveryRequests.id,
+      title: deliveryRequests.title,
+      description: deliveryRequests.description,
+      pickupLocation: deliveryRequests.pickupLocation,
+      deliveryLocation: deliveryRequests.deliveryLocation,
+      neededByDate: deliveryRequests.neededByDate,
+      compensationCents: deliveryRequests.compensationCents,
+      requestStatus: deliveryRequests.status,
+      hasPhoto: sql<boolean>`exists (select 1 from ${bookingPhotos} where ${bookingPhotos.bookingId} = ${bookings.id})`,
+      events: eventsJson,
+      payment: paymentJson,
+      // What the requester's own parts of the page need (their fee waiver, guarantee cap and credit).
+      requesterPlan: requesterProfile.plan,
+      requesterCreditCents: creditBalanceSql(bookings.requesterId),
+    })
+    .from(bookings)
+    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+    .innerJoin(driverProfile, eq(driverProfile.userId, bookings.driverId))
+    .innerJoin(requesterProfile, eq(requesterProfile.userId, bookings.requesterId))
+    .where(and(eq(bookings.id, sql.placeholder('bookingId')), involves(sql.placeholder('viewerId'))))
+    .prepare('booking_page');
+
   /** The booking as `viewerId` sees it: 404 unless they are its driver or requester. */
   async function detail(viewerId: string, bookingId: string): Promise<BookingDetail> {
-    const [row] = await db
-      .select({
-        id: bookings.id,
-        status: bookings.status,
-        createdAt: bookings.createdAt,
-        driverId: bookings.driverId,
-        requesterId: bookings.requesterId,
-        deliveryCode: bookings.deliveryCode,
-        pickedUpAt: bookings.pickedUpAt,
-        onHoldDisputeId: bookings.onHoldDisputeId,
-        onHoldChargebackId: bookings.onHoldChargebackId,
-        // 'Report a problem' stays open this long after completion (the database's clock, as the report checks it).
-        inReportWindow: sql<boolean>`coalesce(${bookings.endedAt} > clock_timestamp() - make_interval(hours => ${DISPUTE_WINDOW_HOURS}), false)`,
-        // null: no dispute; false: only resolved ones; true: one is open (at most one is).
-        openDispute: sql<
-          boolean | null
-        >`(select bool_or(${disputes.state} = 'open') from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
-        driverName: driverProfile.fullName,
-        requesterName: requesterProfile.fullName,
-        driverVerified: driverProfile.verified,
-        requesterVerified: requesterProfile.verified,
-        driverAmbassador: ambassadorOf(driverProfile.plan),
-        requesterAmbassador: ambassadorOf(requesterProfile.plan),
-        requestId: deliveryRequests.id,
-        title: deliveryRequests.title,
-        description: deliveryRequests.description,
-        pickupLocation: deliveryRequests.pickupLocation,
-        deliveryLocation: deliveryRequests.deliveryLocation,
-        neededByDate: deliveryRequests.neededByDate,
-        compensationCents: deliveryRequests.compensationCents,
-        requestStatus: deliveryRequests.status,
-        hasPhoto: sql<boolean>`exists (select 1 from ${bookingPhotos} where ${bookingPhotos.bookingId} = ${bookings.id})`,
-        events: eventsJson,
-        payment: paymentJson,
-        // What the requester's own parts of the page need (their fee waiver, guarantee cap and credit).
-        requesterPlan: requesterProfile.plan,
-        requesterCreditCents: creditBalanceSql(bookings.requesterId),
-      })
-      .from(bookings)
-      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-      .innerJoin(driverProfile, eq(driverProfile.userId, bookings.driverId))
-      .innerJoin(requesterProfile, eq(requesterProfile.userId, bookings.requesterId))
-      .where(and(eq(bookings.id, bookingId), involves(viewerId)));
+    const [row] = await pageStatement.execute({ bookingId, viewerId });
     if (!row) throw notFound(BOOKING_NOT_FOUND);
     const myRole: BookingRole = row.driverId === viewerId ? 'driver' : 'requester';
     const status = row.status as BookingStatus;

@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   DELIVERY_CODE_LOCK_MINUTES,
   DELIVERY_CODE_MAX_ATTEMPTS,
@@ -37,6 +37,10 @@ import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
 import { readPhotoUpload, toStoredPhoto } from './photo';
 
 export const BOOKING_NOT_FOUND = 'Booking not found.';
+
+/** `(driver_id = $viewer or requester_id = $viewer)`: a booking exists only for its two people. */
+export const involves = (viewerId: string | SQLWrapper) =>
+  sql`(${bookings.driverId} = ${viewerId} or ${bookings.requesterId} = ${viewerId})`;
 
 const FINAL_STATUSES: ReadonlySet<BookingStatus> = new Set(['completed', 'declined', 'cancelled']);
 
@@ -263,26 +267,28 @@ function refusalFrom(code: string): DomainError {
  * pickup as committed when the booking's row is locked, runs here statement by statement (`cancel`).
  */
 export function createTransitions(db: Db, attempts: AttemptCounter, payments: PaymentFlow) {
+  /** The move's one read, prepared once (planned per connection): the booking, its request, what paying needs. */
+  const loadStatement = db
+    .select({
+      // What choosing pays (payments/flow.ts), and what completing releases, read here rather than in queries of
+      // their own.
+      ...CHOICE_COLUMNS,
+      ...HELD_COLUMNS,
+      status: bookings.status,
+      deliveryCode: bookings.deliveryCode,
+      pickedUpAt: bookings.pickedUpAt,
+      onHoldDisputeId: bookings.onHoldDisputeId,
+      onHoldChargebackId: bookings.onHoldChargebackId,
+      requestStatus: deliveryRequests.status,
+    })
+    .from(bookings)
+    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+    .leftJoin(paymentRows, HELD_JOIN)
+    .where(and(eq(bookings.id, sql.placeholder('bookingId')), involves(sql.placeholder('userId'))))
+    .prepare('booking_move_load');
+
   async function load(userId: string, bookingId: string) {
-    const [row] = await db
-      .select({
-        // What choosing pays (payments/flow.ts), and what completing releases, read here rather than in queries of
-        // their own.
-        ...CHOICE_COLUMNS,
-        ...HELD_COLUMNS,
-        status: bookings.status,
-        deliveryCode: bookings.deliveryCode,
-        pickedUpAt: bookings.pickedUpAt,
-        onHoldDisputeId: bookings.onHoldDisputeId,
-        onHoldChargebackId: bookings.onHoldChargebackId,
-        requestStatus: deliveryRequests.status,
-      })
-      .from(bookings)
-      .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
-      .leftJoin(paymentRows, HELD_JOIN)
-      .where(
-        and(eq(bookings.id, bookingId), sql`(${bookings.driverId} = ${userId} or ${bookings.requesterId} = ${userId})`),
-      );
+    const [row] = await loadStatement.execute({ bookingId, userId });
     // Only the booking's two people learn that it exists.
     if (!row) throw notFound(BOOKING_NOT_FOUND);
     const role: BookingRole = row.driverId === userId ? 'driver' : 'requester';
