@@ -63,7 +63,9 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
     .returning({
       hits: attemptCounters.hits,
       windowStart: attemptCounters.windowStart,
-      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - now())))::int`,
+      // The clock now, not the transaction's start: a statement that waited on the row while another set the window
+      // started before that window's start, and would wait 901 s of a 900 s window ('16 minutes'; seen in CI).
+      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
     })
     .prepare('attempt_counter_hit');
 
