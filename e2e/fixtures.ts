@@ -46,13 +46,20 @@ export async function expectToast(page: Page, title: string, description?: strin
 
 export async function expectNoAxeViolations(page: Page) {
   // A toast fading in or out is part transparent, and axe would judge its blended colours: wait until every toast has
-  // settled, then analyse. A live toast may still start appearing between the two (the live stream), so the pair is
-  // retried: a real violation stays and fails after the timeout, a toast caught mid-fade does not.
+  // settled, then analyse. That is the toast itself and its content: a toast pushed behind a newer one fades its
+  // content out (sonner), and one being dismissed fades whole. A live toast may still start appearing between the two
+  // (the live stream), so the pair is retried: a real violation stays and fails after the timeout, a toast caught
+  // mid-fade does not.
   await expect(async () => {
     await expect
       .poll(() =>
         page.evaluate(() =>
-          [...document.querySelectorAll('[data-sonner-toast]')].every((t) => getComputedStyle(t).opacity === '1'),
+          [...document.querySelectorAll<HTMLElement>('[data-sonner-toast]')].every(
+            (t) =>
+              t.dataset.removed !== 'true' &&
+              getComputedStyle(t).opacity === '1' &&
+              [...t.children].every((c) => ['0', '1'].includes(getComputedStyle(c).opacity)),
+          ),
         ),
       )
       .toBe(true);
