@@ -19,6 +19,14 @@ const packAsync: Record<Encoding, (b: Uint8Array) => Promise<Buffer>> = {
 /** Bodies smaller than this are sent as they are. */
 export const COMPRESS_THRESHOLD = 1024;
 
+/** Whether an Accept-Encoding header takes `encoding` (named or by `*`, with a q above 0). */
+export function acceptsEncoding(header: string | undefined, encoding: string): boolean {
+  if (header === undefined) return false;
+  const accepts = parseAccept(header);
+  const q = accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? accepts.find((a) => a.type === '*')?.q ?? 0;
+  return q > 0;
+}
+
 /** Hono's negotiation: an explicit q of 1 wins, else the highest q above 0 (gzip first on a tie). */
 export function selectEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined;

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localToday, formatLongDate } from '../../shared/dates';
 import { SITE_CONFIG_TOKENS } from '../../shared/site-config';
@@ -68,6 +69,34 @@ describe('serving the public pages', () => {
     const missing = await app.request('/no/such/page');
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('<!--app-html-->');
+  });
+});
+
+describe('pages in brotli', () => {
+  it('sends a page in brotli to a browser that takes it, once made, and as it is to one that does not', async () => {
+    const plain = await (await app.request('/privacy')).text();
+    const br = { 'Accept-Encoding': 'gzip, deflate, br' };
+    // The first such request starts the page's brotli off the request's path; it is sent as soon as it is ready.
+    await expect
+      .poll(async () => (await app.request('/privacy', { headers: br })).headers.get('Content-Encoding'))
+      .toBe('br');
+    const res = await app.request('/privacy', { headers: br });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('Cache-Control')).toBe('no-cache');
+    expect(res.headers.get('Content-Type')).toBe('text/html; charset=UTF-8');
+    expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(plain);
+    expect(plain).toContain('help@valley.example');
+    for (const header of ['gzip, deflate', 'br;q=0, gzip', 'identity']) {
+      const other = await app.request('/privacy', { headers: { 'Accept-Encoding': header } });
+      expect(other.headers.get('Content-Encoding')).not.toBe('br');
+      expect(await other.text()).toBe(plain);
+    }
+    // A page unknown to the app (the shell, with its 404) is sent the same way.
+    await expect
+      .poll(async () => (await app.request('/no/such/page', { headers: br })).headers.get('Content-Encoding'))
+      .toBe('br');
+    expect((await app.request('/no/such/page', { headers: br })).status).toBe(404);
   });
 });
 

@@ -1,9 +1,34 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { brotliCompress, constants } from 'node:zlib';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 import { isKnownClientPath, PRERENDERED_VARIANTS, variantFileName } from '../../shared/routes';
+import { acceptsEncoding } from './compress';
 import type { AppEnv } from './types';
+
+/**
+ * The pages' brotli, at its best quality: about 15% smaller than the gzip compressResponses() makes on the spot (for
+ * '/', 11.7 KB instead of 13.8; on a 400 kbit/s line that is 40 ms sooner). Too slow to make per request (tens of ms
+ * for a page), so each page's is made once on libuv's threads, the first time a browser that takes brotli asks for
+ * it, and kept while the page stays the same (a filled-in page changes with the day it shows); until it is ready the
+ * page goes out as before.
+ */
+function pageBrotli() {
+  const made = new Map<string, { html: string; br?: Uint8Array<ArrayBuffer> }>();
+  return (template: string, html: string): Uint8Array<ArrayBuffer> | undefined => {
+    const known = made.get(template);
+    if (known?.html === html) return known.br;
+    const entry: { html: string; br?: Uint8Array<ArrayBuffer> } = { html };
+    made.set(template, entry);
+    const bytes = Buffer.from(html);
+    const params = { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+    brotliCompress(bytes, { params }, (err, br) => {
+      if (!err) entry.br = new Uint8Array(br);
+    });
+    return undefined;
+  };
+}
 
 /** Every .html file the client build produced, keyed by the URL path it answers ('/' -> index.html). */
 function loadHtmlPages(clientDir: string): Map<string, string> {
@@ -56,9 +81,16 @@ export function mountClient(
   // prerendered into index.html.
   const shellFile = join(clientDir, 'shell.html');
   const shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8') : (pages.get('/') ?? '');
-  const sendHtml = (c: Context<AppEnv>, html: string, status: 200 | 404) => {
+  const brotli = pageBrotli();
+  const sendHtml = (c: Context<AppEnv>, template: string, status: 200 | 404) => {
     c.header('Cache-Control', 'no-cache');
-    return c.html(renderHtml(html), status);
+    c.header('Vary', 'Accept-Encoding');
+    const html = renderHtml(template);
+    const br = acceptsEncoding(c.req.header('Accept-Encoding'), 'br') ? brotli(template, html) : undefined;
+    if (!br) return c.html(html, status);
+    c.header('Content-Type', 'text/html; charset=UTF-8');
+    c.header('Content-Encoding', 'br');
+    return c.body(br, status);
   };
 
   app.use(
