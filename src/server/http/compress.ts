@@ -19,22 +19,24 @@ const packAsync: Record<Encoding, (b: Uint8Array) => Promise<Buffer>> = {
 /** Bodies smaller than this are sent as they are. */
 export const COMPRESS_THRESHOLD = 1024;
 
+type Accepted = ReturnType<typeof parseAccept>;
+
+/** An encoding's q in a parsed Accept-Encoding: its own, else the wildcard's, else 0. */
+const qualityOf = (accepts: Accepted, encoding: string) =>
+  accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? accepts.find((a) => a.type === '*')?.q ?? 0;
+
 /** Whether an Accept-Encoding header takes `encoding` (named or by `*`, with a q above 0). */
 export function acceptsEncoding(header: string | undefined, encoding: string): boolean {
-  if (header === undefined) return false;
-  const accepts = parseAccept(header);
-  const q = accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? accepts.find((a) => a.type === '*')?.q ?? 0;
-  return q > 0;
+  return header !== undefined && qualityOf(parseAccept(header), encoding) > 0;
 }
 
 /** Hono's negotiation: an explicit q of 1 wins, else the highest q above 0 (gzip first on a tie). */
 export function selectEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined) return undefined;
   const accepts = parseAccept(header);
-  const wildcard = accepts.find((a) => a.type === '*')?.q;
   let best: { encoding: Encoding; q: number } | undefined;
   for (const encoding of ENCODINGS) {
-    const q = accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? wildcard ?? 0;
+    const q = qualityOf(accepts, encoding);
     if (q === 1) return encoding;
     if (q > 0 && (!best || q > best.q)) best = { encoding, q };
   }
