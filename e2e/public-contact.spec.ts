@@ -107,6 +107,8 @@ test('a failed send shows an Error toast and keeps what was typed', async ({ pag
 });
 
 test('too many messages from one address get the Error toast with the wait', async ({ page }) => {
+  // It starts a server of its own (a fresh database): 13 to 24 s in CI, near the default 30.
+  test.setTimeout(60_000);
   const strict = await startAppServer({ CONTACT_PER_IP_MAX: '1' });
   try {
     await openPage(page, `${strict.url}/contact`);

@@ -29,6 +29,8 @@ test('a ride posted with no signal waits on the device through a reload, and is 
   page,
   context,
 }) => {
+  // The service worker installed, a reload and a reconnect: 17 to 24 s in CI, near the default 30.
+  test.setTimeout(60_000);
   const t = tag();
   await signUpAndSignIn(page, `Queued Quinn ${t}`);
   await serviceWorkerReady(page);
