@@ -1,4 +1,12 @@
-import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
+import { useContext, useMemo } from 'react';
+import {
+  matchRoutes,
+  renderMatches,
+  UNSAFE_NavigationContext,
+  useLocation,
+  type RouteMatch,
+  type RouteObject,
+} from 'react-router';
 import { PAGE_PATHS } from '@shared/routes';
 import { setPagePreloader } from '@/lib/page-preloader';
 import { lazyPage, type LazyPage } from './lazy-page';
@@ -113,17 +121,62 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** The app's pages at the current address (inside a BrowserRouter, or the prerender's StaticRouter). */
-export function AppRoutes() {
-  return useRoutes(routes);
+/**
+ * useRoutes for a fixed table, with each address's matches computed once. matchRoutes flattens and ranks the whole
+ * table on every call (2 ms on a desktop, several times that in a first visit's cold code on a slow phone), and
+ * useRoutes calls it on every change of the address, its query string included (a Browse filter typed into the
+ * URL); the start (resolveLazyRoutes) and the first render ask for the same address. Rendered by React Router's
+ * own renderMatches, as useRoutes does; router.test.tsx holds the two equal.
+ */
+export function keptRoutes(table: RouteObject[]) {
+  const byPath = new Map<string, RouteMatch[] | null>();
+  function matchesAt(pathname: string): RouteMatch[] | null {
+    let matches = byPath.get(pathname);
+    if (matches === undefined) {
+      matches = matchRoutes(table, pathname);
+      // Addresses with ids are many over a long session: keep the map small.
+      if (byPath.size >= 200) byPath.clear();
+      byPath.set(pathname, matches);
+    }
+    return matches;
+  }
+  function Routes() {
+    const { pathname } = useLocation();
+    const { navigator } = useContext(UNSAFE_NavigationContext);
+    const rendered = useMemo(() => {
+      // As useRoutes does: matchRoutes decodes the address; the router encodes it again (a BrowserRouter does, a
+      // MemoryRouter does not), `%`, `?` and `#` first so that they stay part of the path. Joined to '/' as there.
+      const encode = (path: string) =>
+        `/${
+          navigator.encodeLocation
+            ? navigator.encodeLocation(path.replace(/%/g, '%25').replace(/\?/g, '%3F').replace(/#/g, '%23')).pathname
+            : path
+        }`.replace(/\/\/+/g, '/');
+      return (
+        matchesAt(pathname)?.map((match) => ({
+          ...match,
+          params: { ...match.params },
+          pathname: encode(match.pathname),
+          pathnameBase: match.pathnameBase === '/' ? '/' : encode(match.pathnameBase),
+        })) ?? null
+      );
+    }, [pathname, navigator]);
+    return renderMatches(rendered);
+  }
+  return { matchesAt, Routes };
 }
+
+const app = keptRoutes(routes);
+
+/** The app's pages at the current address (inside a BrowserRouter, or the prerender's StaticRouter). */
+export const AppRoutes = app.Routes;
 
 /**
  * Loads the code of every page and layout matching `pathname`, so the first render has them all (required to
  * hydrate prerendered HTML without a mismatch, and no loading flash otherwise).
  */
 export async function resolveLazyRoutes(pathname: string, table: RouteObject[] = routes): Promise<void> {
-  const matches = matchRoutes(table, pathname) ?? [];
+  const matches = (table === routes ? app.matchesAt(pathname) : matchRoutes(table, pathname)) ?? [];
   await Promise.all(matches.map(({ route }) => (route.Component as Partial<LazyPage> | null | undefined)?.preload?.()));
 }
 
