@@ -62,8 +62,9 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * The job worker of one app instance (docs/decisions/020-jobs-and-mail.md). A claim is one short statement:
  * the due jobs locked FOR UPDATE SKIP LOCKED (another instance's claim is skipped, never waited for), their
  * attempts bumped and a lease set. The handler runs after that commit, outside any transaction; then the job is
- * marked sent, or scheduled again with backoff, or kept as failed after MAX_ATTEMPTS. Each finishing update is
- * fenced by the attempt number, so a worker whose lease ran out cannot overwrite a later claim's outcome.
+ * marked sent (the jobs that ended in the same turn of the event loop in one statement), or scheduled again with
+ * backoff, or kept as failed after MAX_ATTEMPTS. Each finishing update is fenced by the attempt number, so a worker
+ * whose lease ran out cannot overwrite a later claim's outcome.
  */
 export function createJobWorker(db: Db, notifications: Notifications | undefined, opts: WorkerOptions) {
   const clock = opts.clock ?? (() => new Date());
@@ -135,7 +136,34 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
         .where(mine(job));
       return;
     }
-    await db.update(jobs).set({ status: 'sent', lockedUntil: null, finishedAt: clock() }).where(mine(job));
+    await markSent(job);
+  }
+
+  /** Jobs whose handler ended in this turn of the event loop, to be marked sent together. */
+  let sentBatch: { id: number; attempts: number; at: Date }[] = [];
+  let sentWrite: Promise<void> | null = null;
+
+  /**
+   * Marks `job` sent together with every job whose handler ended in the same turn of the event loop: one statement
+   * for all of them (a chosen driver's three e-mails, say) instead of one each, fenced per job by its attempt as
+   * `mine` does. Resolves once written; a job whose mark is lost with its process runs again (at-least-once).
+   */
+  function markSent(job: Claimed): Promise<void> {
+    sentBatch.push({ id: job.id, attempts: job.attempts, at: clock() });
+    sentWrite ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const batch = sentBatch;
+      sentBatch = [];
+      sentWrite = null;
+      const done = sql.join(
+        batch.map((j) => sql`(${j.id}::bigint, ${j.attempts}::int, ${j.at.toISOString()}::timestamptz)`),
+        sql`, `,
+      );
+      await db.execute(sql`
+        update ${jobs} set status = 'sent', locked_until = null, finished_at = done.finished_at
+        from (values ${done}) as done (id, attempts, finished_at)
+        where ${jobs.id} = done.id and ${jobs.attempts} = done.attempts and ${jobs.status} = 'queued'`);
+    });
+    return sentWrite;
   }
 
   /** Claims and runs due jobs, at most `concurrency` at once, until none is due. Returns how many it ran. */
