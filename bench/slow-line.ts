@@ -69,13 +69,16 @@ async function networkBytes(context: BrowserContext, page: Page) {
       const all = [...timings.values()];
       const t0 = Math.min(...all.map((t) => t.sent));
       const ms = (s?: number) => (s === undefined ? '-' : Math.round((s - t0) * 1000));
-      return all.map((t) => ({
-        request: new URL(t.url).pathname.slice(0, 60) + (new URL(t.url).search ? '?…' : ''),
-        'sent ms': ms(t.sent),
-        'answered ms': ms(t.answered),
-        'done ms': ms(t.done),
-        KB: t.bytes === undefined ? '-' : (t.bytes / 1000).toFixed(1),
-      }));
+      return all.map((t) => {
+        const url = new URL(t.url);
+        return {
+          request: url.pathname.slice(0, 60) + (url.search ? '?…' : ''),
+          'sent ms': ms(t.sent),
+          'answered ms': ms(t.answered),
+          'done ms': ms(t.done),
+          KB: t.bytes === undefined ? '-' : (t.bytes / 1000).toFixed(1),
+        };
+      });
     },
   };
 }

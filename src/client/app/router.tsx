@@ -175,8 +175,8 @@ export const AppRoutes = app.Routes;
  * Loads the code of every page and layout matching `pathname`, so the first render has them all (required to
  * hydrate prerendered HTML without a mismatch, and no loading flash otherwise).
  */
-export async function resolveLazyRoutes(pathname: string, table: RouteObject[] = routes): Promise<void> {
-  const matches = (table === routes ? app.matchesAt(pathname) : matchRoutes(table, pathname)) ?? [];
+export async function resolveLazyRoutes(pathname: string): Promise<void> {
+  const matches = app.matchesAt(pathname) ?? [];
   await Promise.all(matches.map(({ route }) => (route.Component as Partial<LazyPage> | null | undefined)?.preload?.()));
 }
 
