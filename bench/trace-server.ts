@@ -6,7 +6,7 @@
  * `POST /reset` starts a window, `GET /` reads it. Only instance methods of this process's pool and clients are
  * wrapped, with a performance.now() pair each: nothing else on the hot path changes.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -221,6 +221,7 @@ function wrapQuery(client: PoolClient, record: (ns: number) => void) {
  * the time went. Sampling costs a little CPU itself: figures of a profiled run are not the bench's figures.
  */
 function cpuProfiler(dir: string) {
+  mkdirSync(dir, { recursive: true });
   const session = new Session();
   session.connect();
   let running = false;

@@ -1,5 +1,6 @@
 // The background jobs feature's public module (docs/decisions/020-jobs-and-mail.md): features enqueue jobs inside
 // their own transaction; app.ts creates the worker and registers each kind's handler.
+export { perTurn } from './per-turn';
 export { enqueue, forgetPayload, JOBS_CHANNEL, payloadForgotten, type NewJob } from './queue';
 export {
   backoffMs,

@@ -1,7 +1,10 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Notifications } from '../db/notify';
+import { preparedStatement } from '../db/prepared';
+import { rowsOf } from '../db/result-rows';
 import { jobs } from '../db/schema';
+import { perTurn } from './per-turn';
 import { JOBS_CHANNEL } from './queue';
 
 /** Attempts before a job is kept as 'failed'. */
@@ -56,6 +59,16 @@ interface Claimed {
   attempts: number;
 }
 
+/**
+ * Up to `limit` due jobs, oldest first, skipping those another worker holds (FOR UPDATE SKIP LOCKED), each with its
+ * attempt counted and a lease until `until`: the database function rr_jobs_claim (migration 0043).
+ */
+const claimStatement = preparedStatement(
+  'jobs_claim',
+  () =>
+    sql`select id::float8 as id, kind, payload, attempts from rr_jobs_claim(${sql.placeholder('now')}::timestamptz, ${sql.placeholder('until')}::timestamptz, ${sql.placeholder('limit')}::int)`,
+);
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 /**
@@ -76,28 +89,19 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
   let draining: Promise<number> | null = null;
   /** A wake-up came during a drain: drain again after it. */
   let again = false;
+  /** Claim statements that took at least one job, and the jobs they took (stats()). */
+  const counts = { claims: 0, claimed: 0 };
 
+  /** One statement: the due jobs' claim (rr_jobs_claim, migration 0043), prepared once per connection. */
   async function claim(limit: number): Promise<Claimed[]> {
     const now = clock();
-    const due = db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(
-        and(
-          // A literal, so the generic plan can use the partial index jobs_due_idx (see db/pool.ts).
-          sql`${jobs.status} = 'queued'`,
-          lte(jobs.runAt, now),
-          or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
-        ),
-      )
-      .orderBy(asc(jobs.runAt), asc(jobs.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    return db
-      .update(jobs)
-      .set({ attempts: sql`${jobs.attempts} + 1`, lockedUntil: new Date(now.getTime() + opts.leaseMs) })
-      .where(inArray(jobs.id, due))
-      .returning({ id: jobs.id, kind: jobs.kind, payload: jobs.payload, attempts: jobs.attempts });
+    return rowsOf<Claimed>(
+      await claimStatement(db, {
+        now: now.toISOString(),
+        until: new Date(now.getTime() + opts.leaseMs).toISOString(),
+        limit,
+      }),
+    );
   }
 
   const mine = (job: Claimed) =>
@@ -136,48 +140,47 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
         .where(mine(job));
       return;
     }
-    await markSent(job);
+    await markSent({ job, at: clock() });
   }
-
-  /** Jobs whose handler ended in this turn of the event loop, to be marked sent together. */
-  let sentBatch: { id: number; attempts: number; at: Date }[] = [];
-  let sentWrite: Promise<void> | null = null;
 
   /**
    * Marks `job` sent together with every job whose handler ended in the same turn of the event loop: one statement
    * for all of them (a chosen driver's three e-mails, say) instead of one each, fenced per job by its attempt as
    * `mine` does. Resolves once written; a job whose mark is lost with its process runs again (at-least-once).
    */
-  function markSent(job: Claimed): Promise<void> {
-    sentBatch.push({ id: job.id, attempts: job.attempts, at: clock() });
-    sentWrite ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const batch = sentBatch;
-      sentBatch = [];
-      sentWrite = null;
-      const done = sql.join(
-        batch.map((j) => sql`(${j.id}::bigint, ${j.attempts}::int, ${j.at.toISOString()}::timestamptz)`),
-        sql`, `,
-      );
-      await db.execute(sql`
-        update ${jobs} set status = 'sent', locked_until = null, finished_at = done.finished_at
-        from (values ${done}) as done (id, attempts, finished_at)
-        where ${jobs.id} = done.id and ${jobs.attempts} = done.attempts and ${jobs.status} = 'queued'`);
-    });
-    return sentWrite;
-  }
+  const markSent = perTurn(async (batch: { job: Claimed; at: Date }[]) => {
+    const done = sql.join(
+      batch.map(({ job, at }) => sql`(${job.id}::bigint, ${job.attempts}::int, ${at.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await db.execute(sql`
+      update ${jobs} set status = 'sent', locked_until = null, finished_at = done.finished_at
+      from (values ${done}) as done (id, attempts, finished_at)
+      where ${jobs.id} = done.id and ${jobs.attempts} = done.attempts and ${jobs.status} = 'queued'`);
+  });
+
+  /**
+   * While jobs run, a claim waits for half the slots to be free, so one statement claims several jobs (under a
+   * backlog, a claim per finished job was one statement per job); with none running, one free slot is enough.
+   */
+  const claimAtLeast = Math.max(1, Math.ceil(opts.concurrency / 2));
 
   /** Claims and runs due jobs, at most `concurrency` at once, until none is due. Returns how many it ran. */
   async function drain(): Promise<number> {
     let ran = 0;
     for (;;) {
       const free = opts.concurrency - inFlight.size;
-      if (closed || free <= 0) {
+      if (closed || free < (inFlight.size ? claimAtLeast : 1)) {
         if (!inFlight.size) return ran;
         await Promise.race(inFlight);
         continue;
       }
       const claimed = await claim(free);
       ran += claimed.length;
+      if (claimed.length) {
+        counts.claims += 1;
+        counts.claimed += claimed.length;
+      }
       for (const job of claimed) {
         const task: Promise<void> = run(job)
           .catch((err) => console.warn(`[jobs] could not record the outcome of job ${job.id}:`, errorText(err)))
@@ -231,6 +234,8 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
     },
     /** Claims and runs every due job now, after any run in progress (tests); resolves with how many it ran. */
     runDue,
+    /** Claims that took jobs, and how many jobs they took, since this worker started. */
+    stats: () => ({ ...counts }),
     /** Nudges the worker as a NOTIFY would. */
     wake,
     /** Stops claiming, stops the timer and the listener, and waits for the jobs in flight to finish. */

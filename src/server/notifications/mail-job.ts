@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, max, ne, or, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, max, ne, or, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   isSecurityType,
@@ -14,7 +14,7 @@ import { ALERT_EMAIL_INTERVAL_MINUTES } from '../../shared/places';
 import { PAGE_PATHS } from '../../shared/routes';
 import type { Db } from '../db/client';
 import { notificationPreferences, notifications, savedSearches, users } from '../db/schema';
-import type { JobHandler, JobInfo } from '../jobs';
+import { perTurn, type JobHandler, type JobInfo } from '../jobs';
 import type { Mail, Mailer } from '../mail';
 import { dataOf } from './row-to-notification';
 import { UNSUBSCRIBE_API_PATH, type UnsubscribeTokens } from './unsubscribe';
@@ -141,23 +141,33 @@ export function notificationMailHandler(
     });
   }
 
+  /**
+   * The notifications of the jobs that start in one turn of the event loop (a claim's jobs start together), read
+   * by one statement instead of one each.
+   */
+  const loadRow = perTurn(
+    (ids: string[]) =>
+      db
+        .select({
+          id: notifications.id,
+          userId: notifications.userId,
+          type: notifications.type,
+          data: notifications.data,
+          groupKey: notifications.groupKey,
+          readAt: notifications.readAt,
+          address: users.email,
+          off: notificationPreferences.emailOff,
+        })
+        .from(notifications)
+        .innerJoin(users, eq(users.id, notifications.userId))
+        .leftJoin(notificationPreferences, eq(notificationPreferences.userId, notifications.userId))
+        .where(inArray(notifications.id, [...new Set(ids)])),
+    (rows, id) => rows.find((r) => r.id === id),
+  );
+
   return async (payload, job) => {
     const { notification_id: id } = payloadSchema.parse(payload);
-    const [row] = await db
-      .select({
-        id: notifications.id,
-        userId: notifications.userId,
-        type: notifications.type,
-        data: notifications.data,
-        groupKey: notifications.groupKey,
-        readAt: notifications.readAt,
-        address: users.email,
-        off: notificationPreferences.emailOff,
-      })
-      .from(notifications)
-      .innerJoin(users, eq(users.id, notifications.userId))
-      .leftJoin(notificationPreferences, eq(notificationPreferences.userId, notifications.userId))
-      .where(eq(notifications.id, id));
+    const row = await loadRow(id);
     if (!row) return;
     // The column's CHECK is built from NOTIFICATION_TYPES.
     const type = row.type as NotificationType;

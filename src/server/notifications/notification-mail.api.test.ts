@@ -11,7 +11,7 @@ import {
   type NotificationData,
 } from '../../shared/notifications';
 import { bookingDetailPath, requestDetailPath } from '../../shared/routes';
-import { appSecrets, jobs, notifications } from '../db/schema';
+import { appSecrets, jobs, notificationPreferences, notifications } from '../db/schema';
 import { Outbox } from '../events';
 import { enqueue } from '../jobs';
 import { setupTestApp } from '../test/harness';
@@ -278,6 +278,47 @@ describe('a notification e-mail', () => {
       expect(m.html).not.toMatch(/unsubscribe/i);
       expect(m.text).toContain('cannot be switched off');
     }
+  });
+});
+
+describe('notification e-mails claimed together', () => {
+  it('each judged on its own (read together): a gone one and a switched-off one send nothing, the others go', async () => {
+    const [ana, ben, cy, dan] = await Promise.all(
+      ['Ana Diaz', 'Ben Okafor', 'Cy Moreau', 'Dan Ruiz'].map((name) => signUpAndIn(name)),
+    );
+    await ctx.app.jobs.runDue();
+    const before = ctx.app.jobs.stats();
+    const sentBefore = sink.mails.length;
+    const [{ last }] = (await ctx.database.db
+      .select({ last: sql<number>`coalesce(max(${jobs.id}), 0)` })
+      .from(jobs)) as [{ last: number }];
+    // One transaction: its one NOTIFY wakes the worker with the four jobs due, claimed by one statement. Before any
+    // job runs, Cy's notification is gone (a sweep or an erased account would do that) and Dan has switched plan
+    // e-mails off (as Settings does).
+    await ctx.database.db.transaction(async (tx) => {
+      const out = new Outbox();
+      await notify(tx, out, [
+        { userId: ana!.user.id, type: 'password_changed' },
+        { userId: ben!.user.id, type: 'password_changed' },
+        { userId: cy!.user.id, type: 'password_changed' },
+        { userId: dan!.user.id, type: 'plan', data: { plan: 'plus' } },
+      ]);
+      await out.flush(tx);
+      await tx.delete(notifications).where(eq(notifications.userId, cy!.user.id));
+      await tx.insert(notificationPreferences).values({ userId: dan!.user.id, emailOff: ['plan'] });
+    });
+    await ctx.app.jobs.runDue();
+
+    expect(ctx.app.jobs.stats()).toEqual({ claims: before.claims + 1, claimed: before.claimed + 4 });
+    const sent = sink.mails.slice(sentBefore);
+    expect(sent.map((m) => m.to[0]).sort()).toEqual([ana!.email, ben!.email].sort());
+    expect(sent.every((m) => m.subject === 'Your password was changed')).toBe(true);
+    const rows = await ctx.database.db
+      .select({ status: jobs.status })
+      .from(jobs)
+      .where(and(eq(jobs.kind, NOTIFICATION_EMAIL_JOB), sql`${jobs.id} > ${last}`));
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => r.status === 'sent')).toBe(true);
   });
 });
 

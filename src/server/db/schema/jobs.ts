@@ -28,9 +28,10 @@ export const jobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
-    // The claim query: due queued jobs in run_at order.
+    // The claim query: due queued jobs in (run_at, id) order, the claim's own order, so it stops at its LIMIT
+    // instead of sorting every due job of one run_at (a transaction's jobs share theirs).
     index('jobs_due_idx')
-      .on(t.runAt)
+      .on(t.runAt, t.id)
       .where(sql`${t.status} = 'queued'`),
     uniqueIndex('jobs_dedupe_key_idx').on(t.dedupeKey),
     // The sweep of finished jobs (notifications/sweep.ts): sent ones after 7 days, failed ones after 30.
