@@ -89,8 +89,8 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
   let draining: Promise<number> | null = null;
   /** A wake-up came during a drain: drain again after it. */
   let again = false;
-  /** Claim statements that took at least one job, and the jobs they took (stats()). */
-  const counts = { claims: 0, claimed: 0 };
+  /** Claim statements run, those that took at least one job, and the jobs they took (stats()). */
+  const counts = { statements: 0, claims: 0, claimed: 0 };
 
   /** One statement: the due jobs' claim (rr_jobs_claim, migration 0043), prepared once per connection. */
   async function claim(limit: number): Promise<Claimed[]> {
@@ -165,17 +165,27 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
    */
   const claimAtLeast = Math.max(1, Math.ceil(opts.concurrency / 2));
 
-  /** Claims and runs due jobs, at most `concurrency` at once, until none is due. Returns how many it ran. */
+  /**
+   * Claims and runs due jobs, at most `concurrency` at once, until none is due. Returns how many it ran. Once a claim
+   * finds fewer due jobs than free slots, nothing more is due until a wake-up (a NOTIFY of an enqueue, or the timer for
+   * retries and deferrals): the drain claims again only after one, instead of after every job that ends.
+   */
   async function drain(): Promise<number> {
     let ran = 0;
+    let exhausted = false;
     for (;;) {
+      if (exhausted && again) {
+        again = false;
+        exhausted = false;
+      }
       const free = opts.concurrency - inFlight.size;
-      if (closed || free < (inFlight.size ? claimAtLeast : 1)) {
+      if (closed || exhausted || free < (inFlight.size ? claimAtLeast : 1)) {
         if (!inFlight.size) return ran;
         await Promise.race(inFlight);
         continue;
       }
       const claimed = await claim(free);
+      counts.statements += 1;
       ran += claimed.length;
       if (claimed.length) {
         counts.claims += 1;
@@ -187,11 +197,7 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
           .finally(() => inFlight.delete(task));
         inFlight.add(task);
       }
-      if (claimed.length < free) {
-        // Nothing more is due now; what runs may free a slot, and a retry is never due at once.
-        if (!inFlight.size) return ran;
-        await Promise.race(inFlight);
-      }
+      if (claimed.length < free) exhausted = true;
     }
   }
 
@@ -234,7 +240,7 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
     },
     /** Claims and runs every due job now, after any run in progress (tests); resolves with how many it ran. */
     runDue,
-    /** Claims that took jobs, and how many jobs they took, since this worker started. */
+    /** Claim statements run, those that took jobs, and how many jobs they took, since this worker started. */
     stats: () => ({ ...counts }),
     /** Nudges the worker as a NOTIFY would. */
     wake,
