@@ -289,9 +289,9 @@ describe('notification e-mails claimed together', () => {
     await ctx.app.jobs.runDue();
     const before = ctx.app.jobs.stats();
     const sentBefore = sink.mails.length;
-    const [{ last }] = (await ctx.database.db
+    const [{ last } = { last: 0 }] = await ctx.database.db
       .select({ last: sql<number>`coalesce(max(${jobs.id}), 0)` })
-      .from(jobs)) as [{ last: number }];
+      .from(jobs);
     // One transaction: its one NOTIFY wakes the worker with the four jobs due, claimed by one statement. Before any
     // job runs, Cy's notification is gone (a sweep or an erased account would do that) and Dan has switched plan
     // e-mails off (as Settings does).

@@ -28,8 +28,8 @@ export const jobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
-    // The claim query: due queued jobs in (run_at, id) order, the claim's own order, so it stops at its LIMIT
-    // instead of sorting every due job of one run_at (a transaction's jobs share theirs).
+    // The claim (rr_jobs_claim, migration 0043): due queued jobs walked in its own (run_at, id) order, so it stops at
+    // its LIMIT instead of reading and sorting every due job.
     index('jobs_due_idx')
       .on(t.runAt, t.id)
       .where(sql`${t.status} = 'queued'`),
