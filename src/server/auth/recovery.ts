@@ -44,7 +44,7 @@ export interface RecoveryOptions {
 const linkExpired = () => new DomainError('reset_link_expired', RESET_LINK_EXPIRED);
 
 export function createRecoveryService(db: Db, opts: RecoveryOptions) {
-  /** A usable token's row: known, unused, unexpired. */
+  /** A usable token's row: known, unused, unexpired, of an account neither suspended nor deleted. */
   async function usable(token: string): Promise<{ userId: string } | null> {
     if (!token || token.length > TOKEN_MAX) return null;
     const [row] = await db
@@ -57,6 +57,7 @@ export function createRecoveryService(db: Db, opts: RecoveryOptions) {
           isNull(passwordResetTokens.usedAt),
           gt(passwordResetTokens.expiresAt, opts.clock()),
           isNull(users.suspendedAt),
+          isNull(users.deletedAt),
         ),
       )
       .limit(1);
@@ -73,7 +74,7 @@ export function createRecoveryService(db: Db, opts: RecoveryOptions) {
     });
   }
 
-  /** True only for a known, unused, unexpired token (of an account that is not suspended). */
+  /** True only for a known, unused, unexpired token (of an account neither suspended nor deleted). */
   async function checkToken(token: string): Promise<boolean> {
     return (await usable(token)) !== null;
   }
@@ -104,7 +105,7 @@ export function createRecoveryService(db: Db, opts: RecoveryOptions) {
       const [changed] = await tx
         .update(users)
         .set({ passwordHash })
-        .where(and(eq(users.id, row.userId), isNull(users.suspendedAt)))
+        .where(and(eq(users.id, row.userId), isNull(users.suspendedAt), isNull(users.deletedAt)))
         .returning({ id: users.id });
       if (!changed) throw linkExpired();
       await tx
@@ -139,8 +140,8 @@ export function composeResetMail(link: string): { text: string; html: string } {
 
 /**
  * The handler of PASSWORD_RESET_JOB: looks the account up (case-insensitive); for an account that exists and is
- * not suspended it stores a new token's hash and sends the link directly (a security mail: no unsubscribe). An
- * unknown or suspended address completes without sending anything.
+ * neither suspended nor deleted it stores a new token's hash and sends the link directly (a security mail: no
+ * unsubscribe). An unknown, suspended or deleted address completes without sending anything.
  *
  * A retry of the job (the mail server refused, or the worker died mid-send) makes another token: harmless, the
  * earlier one is never mailed (or, if it was, both work once until the first reset marks them all used, and
@@ -149,20 +150,33 @@ export function composeResetMail(link: string): { text: string; html: string } {
 export function passwordResetHandler(db: Db, mailer: Mailer, opts: { appUrl: string; clock: () => Date }): JobHandler {
   return async (payload, job) => {
     const { email } = payloadSchema.parse(payload);
-    const [user] = await db
-      .select({ id: users.id, email: users.email, suspendedAt: users.suspendedAt })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
-      .limit(1);
-    if (!user || user.suspendedAt) return;
     const token = randomBytes(32).toString('base64url');
-    const now = opts.clock();
-    await db.insert(passwordResetTokens).values({
-      userId: user.id,
-      tokenHash: hashToken(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + LINK_MS),
+    // Under the account's row lock, as the deletion takes it: a deletion that commits first leaves no account with
+    // the address (a lock waited for reads the row as committed), and one that commits after deletes this token.
+    const user = await db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(
+          and(
+            sql`lower(${users.email}) = ${normalizeEmail(email)}`,
+            isNull(users.suspendedAt),
+            isNull(users.deletedAt),
+          ),
+        )
+        .limit(1)
+        .for('no key update');
+      if (!found) return undefined;
+      const now = opts.clock();
+      await tx.insert(passwordResetTokens).values({
+        userId: found.id,
+        tokenHash: hashToken(token),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + LINK_MS),
+      });
+      return found;
     });
+    if (!user) return;
     const link = `${opts.appUrl}${PAGE_PATHS.resetPassword}?token=${token}`;
     await mailer.send({
       to: user.email,
