@@ -125,6 +125,16 @@ function printLighthouseDetail(url: string, audits: Audits) {
       `CLS ${audits['cumulative-layout-shift']?.numericValue?.toFixed(3)}`,
   );
   const items = (id: string) => (audits[id]?.details as { items?: Record<string, unknown>[] })?.items ?? [];
+  const observed = items('metrics')[0] ?? {};
+  console.error(
+    `observed (unthrottled): FCP ${Math.round(Number(observed.observedFirstContentfulPaint))} ms, LCP ` +
+      `${Math.round(Number(observed.observedLargestContentfulPaint))} ms, DOMContentLoaded ` +
+      `${Math.round(Number(observed.observedDomContentLoaded))} ms, load ${Math.round(Number(observed.observedLoad))} ms`,
+  );
+  const lcpElement = JSON.stringify(audits['largest-contentful-paint-element']?.details ?? {}).match(
+    /"snippet":"((?:[^"\\]|\\.)*)"/,
+  )?.[1];
+  console.error(`LCP element: ${lcpElement ?? '?'}`);
   const short = (u: unknown) => String(u ?? '').replace(/^https?:\/\/[^/]+/, '');
   console.error('long tasks:');
   for (const t of items('long-tasks'))

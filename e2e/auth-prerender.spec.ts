@@ -6,13 +6,11 @@ import { PASSWORD, uniqueEmail } from './fixtures';
  * (which would re-render the form and wipe what was typed), and signing in works once the script arrives.
  */
 
-/** The prerendered page's one script in its HTML (src/client/boot.ts, 0.3 KB), which starts the app. */
-const BOOT_SCRIPT = /\/assets\/boot-[^/]+\.js$/;
-/** The app's entry chunk, which boot.ts loads. */
+/** The app's entry chunk, which the prerendered page's one script (src/client/boot.ts, inline) loads. */
 const APP_ENTRY = /\/assets\/index-[^/]+\.js$/;
 
 /** Holds a script for `ms` (or until released): the line is slow, the HTML is there, the app is not. */
-async function delayScripts(page: Page, script = BOOT_SCRIPT, ms = 2000) {
+async function delayScripts(page: Page, script = APP_ENTRY, ms = 2000) {
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(script, async (route) => {
@@ -102,8 +100,8 @@ test('typed before the script arrives, kept after hydration; signing in then wor
 test('Sign In pressed before the app arrives is sent once it is ready', async ({ page, baseURL }) => {
   const email = await newAccount(page, baseURL!);
   const errors = collectErrors(page);
-  // The tiny boot script is there (it holds the submit); the app's code is still on its way.
-  const release = await delayScripts(page, APP_ENTRY);
+  // The page's boot script is there (inline; it holds the submit); the app's code is still on its way.
+  const release = await delayScripts(page);
   const signIns: string[] = [];
   page.on('request', (r) => {
     if (r.url().endsWith('/api/auth/sign-in')) signIns.push(r.method());

@@ -1,16 +1,31 @@
 // Runs a prerendered page's scripts once its HTML has been painted (docs/decisions/004-prerender-public-pages.md):
 // the page is readable and its links work without JavaScript, so hydrating it waits for the first paint. The build
-// writes the page's chunks (entry first) into the page, and preloads them from the end of <head> (vite.config.ts,
-// bootAfterPaint): by now they are on their way, and the entry's import finds them there.
+// writes this code and the page's chunks (entry first) into the page (vite.config.ts, bootAfterPaint); at the first
+// paint they are asked for all at once (modulepreload), so no chunk waits for the one that imports it.
 const list = document.getElementById('rr-chunks');
 const chunks: string[] = list ? (JSON.parse(list.textContent || '[]') as string[]) : [];
 
+let started = false;
 function start() {
+  if (started) return;
+  started = true;
+  for (const href of chunks.slice(1)) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
   if (chunks[0]) void import(/* @vite-ignore */ chunks[0]);
 }
 
-// The frame after the first one that can paint; a tab opened in the background starts when it is first shown.
-requestAnimationFrame(() => setTimeout(start, 0));
+// Once the page has painted (a tab opened in the background paints, and starts, when it is first shown). Where the
+// browser does not report paints: the frame after the first one that can paint.
+if (PerformanceObserver.supportedEntryTypes?.includes('paint'))
+  new PerformanceObserver((_list, observer) => {
+    observer.disconnect();
+    start();
+  }).observe({ type: 'paint', buffered: true });
+else requestAnimationFrame(() => setTimeout(start, 0));
 
 // A form sent before the app has taken the page over (Sign In pressed while the script is still on its way) is
 // held, not posted, and sent by the app once it is ready (RootLayout sets data-ready): what was typed stays, and

@@ -25,8 +25,8 @@ import { TOKEN_PATHS } from './notifications';
 import { STRIPE_WEBHOOK_PATH } from './payments';
 
 /**
- * The Content-Security-Policy of every answer: the app's own scripts, styles, images and API only; with Stripe (see
- * below) also Stripe.js and what it frames and calls.
+ * The Content-Security-Policy of every answer: the app's own scripts, styles, images and API only (and the built
+ * pages' inline scripts, by hash); with Stripe (see below) also Stripe.js and what it frames and calls.
  */
 const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -48,11 +48,12 @@ const CONTENT_SECURITY_POLICY = {
  * from its own host), which frames its card element (js.stripe.com) and 3-D Secure pages (hooks.stripe.com) and
  * calls api.stripe.com to make the payment method. Only then: with the test provider nothing leaves the app.
  */
-function contentSecurityPolicy(env: Env) {
-  if (env.PAYMENTS_PROVIDER !== 'stripe') return CONTENT_SECURITY_POLICY;
+function contentSecurityPolicy(env: Env, inlineScripts: string[]) {
+  const scriptSrc = [...CONTENT_SECURITY_POLICY.scriptSrc, ...inlineScripts];
+  if (env.PAYMENTS_PROVIDER !== 'stripe') return { ...CONTENT_SECURITY_POLICY, scriptSrc };
   return {
     ...CONTENT_SECURITY_POLICY,
-    scriptSrc: [...CONTENT_SECURITY_POLICY.scriptSrc, 'https://js.stripe.com'],
+    scriptSrc: [...scriptSrc, 'https://js.stripe.com'],
     frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
     connectSrc: [...CONTENT_SECURITY_POLICY.connectSrc, 'https://api.stripe.com'],
   };
@@ -76,13 +77,19 @@ const drain = { drainBytes: 8 * 1024 * 1024, drainMs: 10_000 };
  * The middleware every request passes, in order: request id, log, security headers, compression; for /api also
  * no-store, the body limit, the Origin check (CSRF), the session, and idempotent writes.
  */
-export function applyMiddleware(app: Hono<AppEnv>, env: Env, services: AppServices) {
+export function applyMiddleware(
+  app: Hono<AppEnv>,
+  env: Env,
+  services: AppServices,
+  /** The CSP sources of the built pages' inline scripts (http/inline-scripts.ts). */
+  inlineScripts: string[] = [],
+) {
   const isWebhook = webhookPaths(env);
   app.use(requestId());
   if (env.LOG_REQUESTS) app.use(logger());
   app.use(
     secureHeaders({
-      contentSecurityPolicy: contentSecurityPolicy(env),
+      contentSecurityPolicy: contentSecurityPolicy(env, inlineScripts),
       // One year, subdomains included. Browsers ignore it over plain http, so local development is unaffected.
       strictTransportSecurity: 'max-age=31536000; includeSubDomains',
       crossOriginEmbedderPolicy: false,

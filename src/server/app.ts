@@ -7,7 +7,7 @@ import { createAppServices } from './app-services';
 import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
 import type { Env } from './env';
-import { mountClient } from './http/static';
+import { loadClient, mountClient } from './http/static';
 import type { AppEnv } from './http/types';
 
 export interface AppOptions {
@@ -34,11 +34,12 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   const services = createAppServices(context);
 
   const app = new Hono<AppEnv>();
-  applyMiddleware(app, env, services);
+  const client = clientDir ? loadClient(clientDir) : undefined;
+  applyMiddleware(app, env, services, client?.inlineScripts ?? []);
   mountRoutes(app, context, services);
-  if (clientDir) {
+  if (client) {
     // Support e-mail, phone and today's date are written into each page as it is sent (prerendered at build time).
-    mountClient(app, clientDir, (html) => fillSiteConfig(html, siteConfigFor(env.SUPPORT_EMAIL, env.SUPPORT_PHONE)));
+    mountClient(app, client, (html) => fillSiteConfig(html, siteConfigFor(env.SUPPORT_EMAIL, env.SUPPORT_PHONE)));
   }
   handleErrors(app);
 

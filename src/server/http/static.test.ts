@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { createTestDatabase } from '../test/database';
 import { testEnv } from '../test/harness';
 
 const T = SITE_CONFIG_TOKENS;
+const BOOT = 'document.documentElement.dataset.booted = "yes";';
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const page = (body: string) =>
   `<!doctype html><html><head><script id="rr-site-config" type="application/json">${JSON.stringify(T)}</script></head><body><div id="root">${body}</div></body></html>`;
 
@@ -21,7 +24,11 @@ let app: ReturnType<typeof createApp>;
 beforeAll(async () => {
   // A client build in miniature: '/' and '/privacy' prerendered, plus the shell for the other routes.
   dir = mkdtempSync(join(tmpdir(), 'rr-static-'));
-  writeFileSync(join(dir, 'index.html'), page('<h1>Home</h1>'));
+  // '/' runs an inline script, as a prerendered page's boot code does (vite.config.ts, bootAfterPaint).
+  writeFileSync(
+    join(dir, 'index.html'),
+    page('<h1>Home</h1>').replace('</head>', `<script type="module">${BOOT}</script></head>`),
+  );
   writeFileSync(join(dir, 'shell.html'), page('<!--app-html-->'));
   mkdirSync(join(dir, 'privacy'));
   writeFileSync(
@@ -47,6 +54,18 @@ afterAll(async () => {
 });
 
 describe('serving the public pages', () => {
+  it("allows the pages' inline scripts by their hash, and no other inline script", async () => {
+    for (const path of ['/', '/privacy', '/api/health']) {
+      const csp = (await app.request(path)).headers.get('content-security-policy') ?? '';
+      const scripts = csp
+        .split(';')
+        .find((d) => d.trim().startsWith('script-src'))
+        ?.trim();
+      // The JSON data blocks of every page run nothing and get no source.
+      expect(scripts).toBe(`script-src 'self' ${sha256(BOOT)}`);
+    }
+  });
+
   it('writes the configured support e-mail and phone and the day of the request into prerendered pages', async () => {
     const privacy = await (await app.request('/privacy')).text();
     expect(privacy).toContain(`Last updated: ${formatLongDate(localToday())}`);

@@ -5,6 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 import { isKnownClientPath, PRERENDERED_VARIANTS, variantFileName } from '../../shared/routes';
 import { acceptsEncoding } from './compress';
+import { inlineScriptSources } from './inline-scripts';
 import type { AppEnv } from './types';
 
 /**
@@ -63,17 +64,8 @@ function loadVariants(clientDir: string) {
  */
 const REVALIDATED_FILES = ['/sw.js', '/manifest.webmanifest'];
 
-/**
- * Serves the built client: hashed assets (precompressed .br/.gz when the browser accepts them) cached for a year,
- * and HTML (a prerendered page where the build made one, else the app shell) never cached, with a real 404 status
- * for paths the app does not know.
- */
-export function mountClient(
-  app: Hono<AppEnv>,
-  clientDir: string,
-  /** Applied to a page each time it is sent (e.g. to write runtime settings into prerendered HTML). */
-  renderHtml: (html: string) => string = (html) => html,
-): void {
+/** Reads the client build: its pages, their versions, the shell, and the CSP sources of their inline scripts. */
+export function loadClient(clientDir: string) {
   if (!existsSync(join(clientDir, 'index.html'))) throw new Error(`Client build missing in ${clientDir}`);
   const pages = loadHtmlPages(clientDir);
   const variants = loadVariants(clientDir);
@@ -81,6 +73,24 @@ export function mountClient(
   // prerendered into index.html.
   const shellFile = join(clientDir, 'shell.html');
   const shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8') : (pages.get('/') ?? '');
+  const inlineScripts = inlineScriptSources([shell, ...pages.values(), ...variants.map((v) => v.html)]);
+  return { dir: clientDir, pages, variants, shell, inlineScripts };
+}
+
+/** The built client, read once at start (loadClient): its pages, and the CSP sources of their inline scripts. */
+export type ClientBuild = ReturnType<typeof loadClient>;
+
+/**
+ * Serves the built client: hashed assets (precompressed .br/.gz when the browser accepts them) cached for a year,
+ * and HTML (a prerendered page where the build made one, else the app shell) never cached, with a real 404 status
+ * for paths the app does not know.
+ */
+export function mountClient(
+  app: Hono<AppEnv>,
+  { dir: clientDir, pages, variants, shell }: ClientBuild,
+  /** Applied to a page each time it is sent (e.g. to write runtime settings into prerendered HTML). */
+  renderHtml: (html: string) => string = (html) => html,
+): void {
   const brotli = pageBrotli();
   // Made now, in the background, for every page: a visitor's first page after a start is then brotli too.
   for (const template of new Set([shell, ...pages.values(), ...variants.map((v) => v.html)])) {
