@@ -306,22 +306,22 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
 
   /**
    * complete's proof, before any write. A photo that is not even a JPEG, PNG or WebP of at most 10 MB is refused
-   * first (no try counted). Then each try is counted (one atomic upsert in attempt_counters, shared by every
-   * instance), so parallel guesses get distinct counts and at most DELIVERY_CODE_MAX_ATTEMPTS are compared per
-   * window; only then is the code compared, in constant time. A right code gives its count back: only wrong ones
-   * lock. Last, the photo is decoded and re-encoded (the costly part, for the driver who knows the code only); a
-   * file that fails refuses the whole completion.
+   * first (no try counted). The code is compared in constant time, then the try goes through attempt_counters (one
+   * atomic upsert, shared by every instance): a wrong code is counted, a right one only checked (it would give its
+   * count back), both in the order of the tries on the key, so parallel guesses see distinct counts and at most
+   * DELIVERY_CODE_MAX_ATTEMPTS are answered per window; past it every try, a right one too, is told to wait, so the
+   * comparison tells nothing then. Only wrong codes lock. Last, the photo is decoded and re-encoded (the costly part,
+   * for the driver who knows the code only); a file that fails refuses the whole completion.
    */
   async function proveHandoff(booking: { id: string; deliveryCode: string | null }, input: ActionInput) {
     const upload = await readPhotoUpload(input.photo);
-    const hit = await attempts.hit('delivery-code', booking.id, CODE_LIMIT);
-    if (!hit.allowed)
+    const right = booking.deliveryCode !== null && sameCode(input.code ?? '', booking.deliveryCode);
+    const counted = await (right ? attempts.check : attempts.hit)('delivery-code', booking.id, CODE_LIMIT);
+    if (!counted.allowed)
       throw new DomainError('delivery_code_locked', LIFECYCLE_ERRORS.delivery_code_locked.message, {
-        retryAfterSeconds: hit.retryAfterSeconds,
+        retryAfterSeconds: counted.retryAfterSeconds,
       });
-    if (!booking.deliveryCode || !sameCode(input.code ?? '', booking.deliveryCode))
-      throw new DomainError('wrong_delivery_code', LIFECYCLE_ERRORS.wrong_delivery_code.message);
-    await attempts.release(hit);
+    if (!right) throw new DomainError('wrong_delivery_code', LIFECYCLE_ERRORS.wrong_delivery_code.message);
     return upload ? toStoredPhoto(upload) : undefined;
   }
 

@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { attemptCounters } from '../db/schema';
 import { createTestDatabase } from '../test/database';
+import { until } from '../test/wait';
 import { counterKey, createAttemptCounter, type AttemptCounter } from './attempt-counter';
 
 let database: Database;
@@ -75,6 +77,34 @@ describe('attempt counter', () => {
     expect(await rowFor('t-release', 'a')).toBeUndefined();
   });
 
+  it('checks whether one more hit would pass without counting it, in an ended window too', async () => {
+    expect(await counter.check('t-check', 'a', limit)).toMatchObject({ allowed: true });
+    expect((await rowFor('t-check', 'a'))?.hits).toBe(0);
+    for (let i = 0; i < 4; i++) await counter.hit('t-check', 'a', limit);
+    expect((await counter.check('t-check', 'a', limit)).allowed).toBe(true);
+    await counter.hit('t-check', 'a', limit);
+    const locked = await counter.check('t-check', 'a', limit);
+    expect(locked.allowed).toBe(false);
+    expect(locked.retryAfterSeconds).toBeGreaterThan(55);
+    expect((await rowFor('t-check', 'a'))?.hits).toBe(5);
+    await endWindow('t-check', 'a');
+    expect((await counter.check('t-check', 'a', limit)).allowed).toBe(true);
+    expect((await rowFor('t-check', 'a'))?.hits).toBe(0);
+    expect((await counter.hit('t-check', 'a', limit)).allowed).toBe(true);
+  });
+
+  it('checks among parallel hits count nothing: exactly max of the hits pass, and the key holds the hits only', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 4 === 0 ? counter.check('t-check-par', 'x', limit) : counter.hit('t-check-par', 'x', limit),
+      ),
+    );
+    const hits = tries.filter((_, i) => i % 4 !== 0);
+    expect(hits.filter((r) => r.allowed)).toHaveLength(5);
+    expect((await rowFor('t-check-par', 'x'))?.hits).toBe(15);
+    expect((await counter.check('t-check-par', 'x', limit)).allowed).toBe(false);
+  });
+
   it('sweeps ended windows and keeps live ones', async () => {
     await counter.hit('t-sweep', 'old', limit);
     await counter.hit('t-sweep', 'live', limit);
@@ -98,5 +128,34 @@ describe('attempt counter', () => {
     const keys = rows.map((r) => r.key).join('\n');
     expect(keys).toContain('t-privacy:');
     expect(keys).not.toMatch(/203\.0\.113|someone|example\.com/);
+  });
+});
+
+// Real PostgreSQL: a check waits for a hit in flight on its key (another instance's, its transaction not yet
+// committed) and answers with that hit counted, as a hit of its own would.
+describe.skipIf(!process.env.DATABASE_URL)('a check while a hit is in flight (real PostgreSQL)', () => {
+  it('waits for the fifth hit, then is refused', async () => {
+    for (let i = 0; i < 4; i++) await counter.hit('t-check-wait', 'x', limit);
+    const other = new pg.Client({ connectionString: (database as Database & { url?: string }).url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`update attempt_counters set hits = hits + 1 where key = $1`, [
+        counterKey('t-check-wait', 'x'),
+      ]);
+      let settled = false;
+      const checked = counter.check('t-check-wait', 'x', limit).finally(() => (settled = true));
+      await until('the check to wait for the row', async () => {
+        const { rows } = await other.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid'`,
+        );
+        return rows[0]!.n > 0;
+      });
+      expect(settled).toBe(false);
+      await other.query('commit');
+      expect((await checked).allowed).toBe(false);
+    } finally {
+      await other.end();
+    }
   });
 });

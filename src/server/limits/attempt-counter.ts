@@ -69,6 +69,33 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
     })
     .prepare('attempt_counter_hit');
 
+  /**
+   * check()'s statement: the same upsert that counts nothing. It waits for the hits in flight on the key exactly as
+   * a hit does (the row's lock, or the pending insert of the same key), so it sees every hit ordered before it.
+   */
+  const peek = db
+    .insert(attemptCounters)
+    .values({
+      key: sql.placeholder('key'),
+      hits: 0,
+      windowStart: sql`now()`,
+      windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
+    })
+    .onConflictDoUpdate({
+      target: attemptCounters.key,
+      set: {
+        hits: sql`case when ${ended} then 0 else ${attemptCounters.hits} end`,
+        windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
+        windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
+      },
+    })
+    .returning({
+      hits: attemptCounters.hits,
+      windowStart: attemptCounters.windowStart,
+      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
+    })
+    .prepare('attempt_counter_check');
+
   async function hit(scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
     maybeSweep();
     const key = counterKey(scope, subject);
@@ -76,6 +103,23 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
     if (!row) throw new Error('attempt counter upsert returned no row');
     return {
       allowed: row.hits <= limit.max,
+      retryAfterSeconds: Number(row.retryAfterSeconds),
+      key,
+      windowStart: row.windowStart,
+    };
+  }
+
+  /**
+   * Whether one more hit would pass, without counting it: a hit then its release in one statement instead of two
+   * (a delivery code known to be right, which gives its try back). `allowed` exactly when hit() would have allowed it.
+   */
+  async function check(scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
+    maybeSweep();
+    const key = counterKey(scope, subject);
+    const [row] = await peek.execute({ key, windowMs: limit.windowMs });
+    if (!row) throw new Error('attempt counter check returned no row');
+    return {
+      allowed: row.hits < limit.max,
       retryAfterSeconds: Number(row.retryAfterSeconds),
       key,
       windowStart: row.windowStart,
@@ -117,7 +161,7 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
     sweep().catch((err: unknown) => console.warn('[limits] sweeping attempt counters failed:', err));
   }
 
-  return { hit, release, clear, sweep };
+  return { hit, check, release, clear, sweep };
 }
 
 export type AttemptCounter = ReturnType<typeof createAttemptCounter>;
