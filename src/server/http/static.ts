@@ -73,8 +73,9 @@ export function loadClient(clientDir: string) {
   // prerendered into index.html.
   const shellFile = join(clientDir, 'shell.html');
   const shell = existsSync(shellFile) ? readFileSync(shellFile, 'utf8') : (pages.get('/') ?? '');
-  const inlineScripts = inlineScriptSources([shell, ...pages.values(), ...variants.map((v) => v.html)]);
-  return { dir: clientDir, pages, variants, shell, inlineScripts };
+  // Every HTML the server sends, each once.
+  const templates = [...new Set([shell, ...pages.values(), ...variants.map((v) => v.html)])];
+  return { dir: clientDir, pages, variants, shell, templates, inlineScripts: inlineScriptSources(templates) };
 }
 
 /** The built client, read once at start (loadClient): its pages, and the CSP sources of their inline scripts. */
@@ -87,13 +88,13 @@ export type ClientBuild = ReturnType<typeof loadClient>;
  */
 export function mountClient(
   app: Hono<AppEnv>,
-  { dir: clientDir, pages, variants, shell }: ClientBuild,
+  { dir: clientDir, pages, variants, shell, templates }: ClientBuild,
   /** Applied to a page each time it is sent (e.g. to write runtime settings into prerendered HTML). */
   renderHtml: (html: string) => string = (html) => html,
 ): void {
   const brotli = pageBrotli();
   // Made now, in the background, for every page: a visitor's first page after a start is then brotli too.
-  for (const template of new Set([shell, ...pages.values(), ...variants.map((v) => v.html)])) {
+  for (const template of templates) {
     brotli(template, renderHtml(template));
   }
   const sendHtml = (c: Context<AppEnv>, template: string, status: 200 | 404) => {

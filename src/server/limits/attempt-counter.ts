@@ -40,91 +40,64 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
   const ended = sql`${attemptCounters.windowEnd} <= now()`;
 
   /**
-   * One named prepared statement: every write and sign-in runs it, so it is parsed and planned once per connection
-   * and drizzle builds it once per process.
+   * The counter's one statement, a named prepared statement (every write and sign-in runs it, so it is parsed and
+   * planned once per connection and drizzle builds it once per process): inserts the key or adds `adds` to its count
+   * (1 for a hit, 0 for a check), restarting the window once it has ended, and returns the count. A check takes the
+   * row's lock (or waits for the pending insert of the same key) exactly as a hit does, so it sees every hit ordered
+   * before it.
    */
-  const upsert = db
-    .insert(attemptCounters)
-    .values({
-      key: sql.placeholder('key'),
-      hits: 1,
-      windowStart: sql`now()`,
-      windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
-    })
-    .onConflictDoUpdate({
-      target: attemptCounters.key,
-      set: {
-        // Saturates instead of overflowing integer under an endless flood on one key in a long window.
-        hits: sql`case when ${ended} then 1 else least(${attemptCounters.hits}, 2147483646) + 1 end`,
-        windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
-        windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
-      },
-    })
-    .returning({
-      hits: attemptCounters.hits,
-      windowStart: attemptCounters.windowStart,
-      // The clock now, not the transaction's start: a statement that waited on the row while another set the window
-      // started before that window's start, and would wait 901 s of a 900 s window ('16 minutes'; seen in CI).
-      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
-    })
-    .prepare('attempt_counter_hit');
+  const upsert = (adds: 0 | 1, name: string) =>
+    db
+      .insert(attemptCounters)
+      .values({
+        key: sql.placeholder('key'),
+        hits: adds,
+        windowStart: sql`now()`,
+        windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
+      })
+      .onConflictDoUpdate({
+        target: attemptCounters.key,
+        set: {
+          // Saturates instead of overflowing integer under an endless flood on one key in a long window.
+          hits: sql`case when ${ended} then ${sql.raw(String(adds))} else least(${attemptCounters.hits}, 2147483646) + ${sql.raw(String(adds))} end`,
+          windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
+          windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
+        },
+      })
+      .returning({
+        hits: attemptCounters.hits,
+        windowStart: attemptCounters.windowStart,
+        // The clock now, not the transaction's start: a statement that waited on the row while another set the window
+        // started before that window's start, and would wait 901 s of a 900 s window ('16 minutes'; seen in CI).
+        retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
+      })
+      .prepare(name);
+  const statements = { hit: upsert(1, 'attempt_counter_hit'), check: upsert(0, 'attempt_counter_check') };
 
-  /**
-   * check()'s statement: the same upsert that counts nothing. It waits for the hits in flight on the key exactly as
-   * a hit does (the row's lock, or the pending insert of the same key), so it sees every hit ordered before it.
-   */
-  const peek = db
-    .insert(attemptCounters)
-    .values({
-      key: sql.placeholder('key'),
-      hits: 0,
-      windowStart: sql`now()`,
-      windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
-    })
-    .onConflictDoUpdate({
-      target: attemptCounters.key,
-      set: {
-        hits: sql`case when ${ended} then 0 else ${attemptCounters.hits} end`,
-        windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
-        windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
-      },
-    })
-    .returning({
-      hits: attemptCounters.hits,
-      windowStart: attemptCounters.windowStart,
-      retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
-    })
-    .prepare('attempt_counter_check');
-
-  async function hit(scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
+  async function count(kind: keyof typeof statements, scope: string, subject: string, limit: WindowLimit) {
     maybeSweep();
     const key = counterKey(scope, subject);
-    const [row] = await upsert.execute({ key, windowMs: limit.windowMs });
-    if (!row) throw new Error('attempt counter upsert returned no row');
+    const [row] = await statements[kind].execute({ key, windowMs: limit.windowMs });
+    if (!row) throw new Error(`attempt counter ${kind} returned no row`);
+    // A check's own try is not in the count: it passes when one more would still be within `max`.
+    const tries = row.hits + (kind === 'check' ? 1 : 0);
     return {
-      allowed: row.hits <= limit.max,
+      allowed: tries <= limit.max,
       retryAfterSeconds: Number(row.retryAfterSeconds),
       key,
       windowStart: row.windowStart,
     };
   }
+
+  /** Counts one try of `subject` in `scope`; `allowed` while the window's count is at most `limit.max`. */
+  const hit = (scope: string, subject: string, limit: WindowLimit): Promise<Hit> => count('hit', scope, subject, limit);
 
   /**
    * Whether one more hit would pass, without counting it: a hit then its release in one statement instead of two
    * (a delivery code known to be right, which gives its try back). `allowed` exactly when hit() would have allowed it.
    */
-  async function check(scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
-    maybeSweep();
-    const key = counterKey(scope, subject);
-    const [row] = await peek.execute({ key, windowMs: limit.windowMs });
-    if (!row) throw new Error('attempt counter check returned no row');
-    return {
-      allowed: row.hits < limit.max,
-      retryAfterSeconds: Number(row.retryAfterSeconds),
-      key,
-      windowStart: row.windowStart,
-    };
-  }
+  const check = (scope: string, subject: string, limit: WindowLimit): Promise<Hit> =>
+    count('check', scope, subject, limit);
 
   /** Gives one hit back, in the same window only (a window restarted since then is left alone). */
   async function release(h: Hit): Promise<void> {
