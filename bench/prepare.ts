@@ -5,11 +5,11 @@ import { USERS } from './seed';
 
 /**
  * How the seeded lifecycle bookings (prepare's `chooses` and `completes`) are shared out, so that no booking is moved
- * twice: bench:api's steady 100 req/s passes take them from the start, bench/pgbench.ts records and replays its
+ * twice: bench:api's steady 100 req/s passes (BENCH_WRITE_ROUNDS rounds of each) take them from the start, bench/pgbench.ts records and replays its
  * ceiling on pairs from CEILING_FROM on, and bench:api's closed-loop passes take them from CLOSED_LOOP_FROM on (the
  * message passes write in confirmed bookings from the end of the list, leaving their status as it is).
  */
-export const LIFECYCLE_SHARES = { ceilingFrom: 1000, closedLoopFrom: 3000, closedLoopTo: -300 } as const;
+export const LIFECYCLE_SHARES = { ceilingFrom: 3000, closedLoopFrom: 5000, closedLoopTo: -300 } as const;
 
 /** The multipart form boundary of 'Complete delivery' as the bench sends it. */
 export const FORM_BOUNDARY = 'rr-bench-boundary';
