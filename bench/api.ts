@@ -602,8 +602,7 @@ async function main() {
       /** Per pass, the p99 of each round, for the medians printed under the table. */
       const roundP99s = new Map<string, number[]>();
       for (const w of writes.filter((x) => !only || only.some((o) => x.name.toLowerCase().includes(o)))) {
-        const perRound = Math.round(WRITE_RATE * (WRITE_WARMUP_SECONDS + DURATION));
-        const needed = perRound * WRITE_ROUNDS;
+        const needed = Math.round(WRITE_RATE * (WRITE_WARMUP_SECONDS + DURATION)) * WRITE_ROUNDS;
         if (w.items.length < needed)
           throw new Error(`${w.name}: ${needed} seeded bookings needed, ${w.items.length} seeded`);
         if (w.move && needed > LIFECYCLE_SHARES.ceilingFrom)

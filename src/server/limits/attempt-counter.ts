@@ -59,7 +59,8 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
         target: attemptCounters.key,
         set: {
           // Saturates instead of overflowing integer under an endless flood on one key in a long window.
-          hits: sql`case when ${ended} then ${sql.raw(String(adds))} else least(${attemptCounters.hits}, 2147483646) + ${sql.raw(String(adds))} end`,
+          // excluded.hits is this statement's `adds`.
+          hits: sql`case when ${ended} then excluded.hits else least(${attemptCounters.hits}, 2147483646) + excluded.hits end`,
           windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
           windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
         },
