@@ -12,6 +12,11 @@ export async function createPool(url: string, opts: { max: number; prepare: bool
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max,
+    // Every connection the pool opens stays open (pg-pool closes idle ones above `min`). A closed one came back cold
+    // when traffic rose again: a new backend whose catalog caches, prepared statements and the move functions' plans
+    // were built again on its first requests, tens of ms each (bench:api saw 3 of 10 reopened inside one 8 s run at
+    // 100 writes/s, and its p99 go from 25 to 74-127 ms). docs/decisions/041-pool-keeps-connections.md
+    min: opts.max,
     ...(opts.prepare
       ? {
           // Named prepared statements (the marketplace lists) keep one plan per connection instead of being

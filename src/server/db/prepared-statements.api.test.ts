@@ -75,3 +75,31 @@ describe.skipIf(!process.env.DATABASE_URL)('DATABASE_PREPARE on real PostgreSQL'
     expect(await prepared(false)).toBe(0);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)('the pool on real PostgreSQL', () => {
+  it('keeps every connection it opened: no idle timer closes one, and a later burst runs on the same backends', async () => {
+    const pool = await createPool(process.env.DATABASE_URL!, { max: 3, prepare: true });
+    const burst = async () => {
+      const clients = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
+      try {
+        const pids = await Promise.all(clients.map((c) => c.query<{ pid: number }>('select pg_backend_pid() as pid')));
+        return pids.map((r) => r.rows[0]!.pid).sort();
+      } finally {
+        for (const c of clients) c.release();
+      }
+    };
+    try {
+      const first = await burst();
+      expect(pool.totalCount).toBe(3);
+      expect(pool.idleCount).toBe(3);
+      // pg-pool arms an idle timer for each released connection above `min` (its internal list of idle items):
+      // none is armed, so none is closed however long the quiet lasts.
+      const idle = (pool as unknown as { _idle: { timeoutId?: unknown }[] })._idle;
+      expect(idle).toHaveLength(3);
+      expect(idle.filter((item) => item.timeoutId !== undefined)).toEqual([]);
+      expect(await burst()).toEqual(first);
+    } finally {
+      await pool.end();
+    }
+  });
+});
