@@ -4,6 +4,7 @@ import type { AppContext, AppServices } from './app-services';
 import { PASSWORD_RESET_JOB, passwordResetHandler } from './auth/recovery';
 import { periodic } from './core/periodic';
 import { foldListVersions } from './db/list-versions';
+import { poolWaiting } from './db/pool';
 import { endHeldBooking } from './bookings';
 import { createClaimJobs, GUARANTEE_CLAIM_JOB, GUARANTEE_REFUND_JOB } from './disputes';
 import { createJobWorker } from './jobs';
@@ -45,6 +46,8 @@ export function startBackgroundWork({ db, env, notifications, clock }: AppContex
     pollMs: env.JOBS_POLL_MS,
     concurrency: env.JOBS_CONCURRENCY,
     leaseMs: env.JOBS_LEASE_SECONDS * 1000,
+    // Requests first: while they wait for a connection, e-mails go out one at a time (decision 042).
+    busy: () => poolWaiting(db) > 0,
   });
   const appUrl = env.APP_URL;
   jobs.register(EMAIL_JOB, emailJobHandler(mailer));

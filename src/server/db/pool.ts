@@ -99,3 +99,11 @@ function unnamedStatementClient(Base: ClientClass): ClientClass {
   } as ClientClass['prototype']['query'];
   return UnnamedStatementClient;
 }
+
+/**
+ * How many callers wait for a connection of `db`'s pool now (drizzle's node-postgres database keeps its pool as
+ * `$client`); 0 for PGlite, which has no pool. The job worker runs one job at a time while it is above 0.
+ */
+export function poolWaiting(db: unknown): number {
+  return (db as { $client?: { waitingCount?: number } }).$client?.waitingCount ?? 0;
+}

@@ -44,6 +44,8 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Math.random by default; the jitter of the backoff. */
   random?: () => number;
+  /** True while requests wait for a database connection: the worker then runs one job at a time. */
+  busy?: () => boolean;
 }
 
 /** The wait before the attempt after `attempts` failed ones: 30 s, 60 s, 120 s, ... up to an hour, +-20 %. */
@@ -178,7 +180,7 @@ export function createJobWorker(db: Db, notifications: Notifications | undefined
         again = false;
         exhausted = false;
       }
-      const free = opts.concurrency - inFlight.size;
+      const free = (opts.busy?.() ? 1 : opts.concurrency) - inFlight.size;
       if (closed || exhausted || free < (inFlight.size ? claimAtLeast : 1)) {
         if (!inFlight.size) return ran;
         await Promise.race(inFlight);
