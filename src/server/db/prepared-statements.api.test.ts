@@ -77,13 +77,14 @@ describe.skipIf(!process.env.DATABASE_URL)('DATABASE_PREPARE on real PostgreSQL'
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('the pool on real PostgreSQL', () => {
-  it('keeps every connection it opened: no idle timer closes one, and a later burst runs on the same backends', async () => {
+  it('keeps every connection it opened: no idle timer closes one, and a later burst runs on the same connections', async () => {
     const pool = await createPool(process.env.DATABASE_URL!, { max: 3, prepare: true });
+    // The pool's connections themselves (behind PgBouncer a backend pid may change between transactions).
     const burst = async () => {
       const clients = await Promise.all([pool.connect(), pool.connect(), pool.connect()]);
       try {
-        const pids = await Promise.all(clients.map((c) => c.query<{ pid: number }>('select pg_backend_pid() as pid')));
-        return pids.map((r) => r.rows[0]!.pid).sort();
+        await Promise.all(clients.map((c) => c.query('select 1')));
+        return new Set<unknown>(clients);
       } finally {
         for (const c of clients) c.release();
       }
@@ -97,7 +98,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the pool on real PostgreSQL', () => 
       const idle = (pool as unknown as { _idle: { timeoutId?: unknown }[] })._idle;
       expect(idle).toHaveLength(3);
       expect(idle.filter((item) => item.timeoutId !== undefined)).toEqual([]);
-      expect(await burst()).toEqual(first);
+      const second = await burst();
+      expect(second.size).toBe(3);
+      expect([...second].every((c) => first.has(c))).toBe(true);
     } finally {
       await pool.end();
     }
