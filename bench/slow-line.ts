@@ -148,6 +148,24 @@ async function measure(context: BrowserContext, base: string, path: string, next
   if (process.env.BENCH_WATERFALL) {
     console.log(`\n${path}: every request of the first visit until interactive (${interactive} ms) and content`);
     console.table(net.waterfall());
+    // The app's own moments (src/client/main.tsx, query-layout.tsx) and when its entry script had arrived.
+    const marks = await page.evaluate(() => {
+      const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
+      const entry = performance.getEntriesByType('resource').find((r) => /\/assets\/index-[^/]+\.js$/.test(r.name)) as
+        PerformanceResourceTiming | undefined;
+      return {
+        'entry arrived': Math.round(entry?.responseEnd ?? Number.NaN),
+        'app started': at('rr:start'),
+        'cache restored': at('rr:cache-restored'),
+        'first page loaded': at('rr:routes'),
+        rendering: at('rr:render'),
+      };
+    });
+    console.log(
+      `moments (ms): ${Object.entries(marks)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   }
   // /auth: the first field is focused as soon as the page is interactive (what 'script KiB' counted up to); its
   // form's code (the schema, the API client) comes then, counted here.

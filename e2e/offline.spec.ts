@@ -89,6 +89,29 @@ test('opened with no signal, My Rides shows what was last loaded; back online it
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
+test("the dashboard opened with no signal starts from what the page's own early script read from the device", async ({
+  page,
+  context,
+}) => {
+  const t = tag();
+  const { email } = await signUpAndSignIn(page, `Early Edna ${t}`);
+  await serviceWorkerReady(page);
+  await expect.poll(() => keptOnDevice(page)).toContain(email);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back!' })).toBeVisible();
+  // The session kept on the device: the banner asking this person to confirm their address.
+  await expect(page.getByText(`We sent a link to ${email}.`)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(OFFLINE);
+  // The dashboard's frame read the snapshot while the app loaded (src/client/early-requests.ts), and the app took
+  // that read instead of opening IndexedDB again (offline/snapshot-place.ts): nothing of it is left unclaimed.
+  await expect(page.locator('head script[type="module"][src*="/assets/early-"]')).toHaveCount(1);
+  expect(await page.evaluate(() => 'ready' in document.documentElement.dataset)).toBe(true);
+  expect(await page.evaluate(() => (globalThis as { __rrEarlySnapshot?: unknown }).__rrEarlySnapshot)).toBeUndefined();
+  expect(await page.evaluate(() => performance.getEntriesByName('rr:cache-restored').length)).toBe(1);
+});
+
 test('a list left the moment it loaded is kept: opened with no signal right after, it shows what was on screen', async ({
   page,
   context,

@@ -20,6 +20,9 @@ import './styles.css';
 const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function start() {
+  // The app's moments, for bench/slow-line.ts (BENCH_WATERFALL) and the DevTools timeline: its script has run, its
+  // first page's code is in, it renders.
+  performance.mark('rr:start');
   await nextTask();
   const container = document.getElementById('root')!;
   // Prerendered pages arrive with their HTML (see scripts/prerender.tsx) and are hydrated; the rest start from an
@@ -29,7 +32,9 @@ async function start() {
   await resolveLazyRoutes(window.location.pathname).catch(() => {
     // A chunk failed to load (weak signal): the page tries once more as it renders, then shows the route error page.
   });
+  performance.mark('rr:routes');
   await nextTask();
+  performance.mark('rr:render');
   const app = (
     <StrictMode>
       <BrowserRouter>

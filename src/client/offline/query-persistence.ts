@@ -2,6 +2,7 @@ import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient 
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import type { SessionInfo } from '@shared/auth';
 import { queryKeys } from '../lib/query-keys';
+import { SNAPSHOT_PLACE, takeEarlySnapshot } from './snapshot-place';
 
 /**
  * The query cache kept on the device (docs/weak-signal.md, 'Installable and offline'), so the dashboard opened with
@@ -60,11 +61,20 @@ function shouldPersist(query: Query): boolean {
 export function indexedDbSnapshots(): SnapshotStore {
   let store: UseStore | undefined;
   // Opened on first use: importing this module touches no storage.
-  const db = () => (store ??= createStore('ruralroute', 'offline'));
-  const KEY = 'query-cache';
-  // Async, so a browser without IndexedDB rejects rather than throws.
+  const db = () => (store ??= createStore(SNAPSHOT_PLACE.database, SNAPSHOT_PLACE.store));
+  const KEY = SNAPSHOT_PLACE.key;
+  // Async, so a browser without IndexedDB rejects rather than throws. The first read takes what the page's early
+  // script read while the app downloaded (snapshot-place.ts), or reads itself if that failed.
   return {
-    read: async () => get<Snapshot>(KEY, db()),
+    read: async () => {
+      const early = takeEarlySnapshot();
+      if (early)
+        return early.then(
+          (value) => value as Snapshot | undefined,
+          () => get<Snapshot>(KEY, db()),
+        );
+      return get<Snapshot>(KEY, db());
+    },
     write: async (snapshot) => set(KEY, snapshot, db()),
     clear: async () => del(KEY, db()),
   };

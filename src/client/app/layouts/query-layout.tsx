@@ -13,6 +13,7 @@ export const cacheRestored =
   typeof window === 'undefined'
     ? Promise.resolve()
     : persistQueryCache(queryClient, indexedDbSnapshots()).restored.then(() => {
+        performance.mark('rr:cache-restored');
         // The changes made with no signal, read back and sent once there is one (offline/send-queue.ts).
         sendQueue.start(queryClient);
         // Another person signing in on this browser (another tab) replaces this page's person (lib/session-switch.ts).
