@@ -61,6 +61,29 @@ function noChunkCycles(): Plugin {
   };
 }
 
+/**
+ * React Router's production build names its components and contexts for React DevTools (`Link.displayName = ...`)
+ * and creates them with calls the bundler must assume have effects: so every component it exports stayed in every
+ * page's entry, used or not (Form, ScrollRestoration, HistoryRouter, the framework's prefetch links). Without the
+ * names, and with those calls marked pure, the bundler drops what the app does not use: 1.4 KiB less script
+ * (compressed) on every first visit, for nothing a visitor sees (only DevTools shows the names).
+ */
+function treeShakeReactRouter(): Plugin {
+  return {
+    name: 'ruralroute-tree-shake-react-router',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]production[\\/]/ },
+      handler(code) {
+        const shaken = code
+          .replace(/^[A-Za-z0-9_$]+\.displayName = "[^"\n]*";$/gm, '')
+          .replace(/= (React\d*\.(?:createContext|forwardRef|memo)\()/g, '= /* @__PURE__ */ $1');
+        return shaken === code ? null : { code: shaken, map: null };
+      },
+    },
+  };
+}
+
 /** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
 const moduleChunk = new Map<string, string>();
 
@@ -309,7 +332,15 @@ function serviceWorker() {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    treeShakeReactRouter(),
+    noChunkCycles(),
+    prerender(),
+    serviceWorker(),
+    precompress(),
+  ],
   resolve: {
     alias: [
       { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },

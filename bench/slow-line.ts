@@ -149,18 +149,18 @@ async function measure(context: BrowserContext, base: string, path: string, next
     console.log(`\n${path}: every request of the first visit until interactive (${interactive} ms) and content`);
     console.table(net.waterfall());
     // The app's own moments (src/client/main.tsx, query-layout.tsx) and when its entry script had arrived.
-    const marks = await page.evaluate(() => {
-      const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
-      const entry = performance.getEntriesByType('resource').find((r) => /\/assets\/index-[^/]+\.js$/.test(r.name)) as
-        PerformanceResourceTiming | undefined;
+    // A string, like recordMoments: tsx's helpers would not exist in the page.
+    const marks = (await page.evaluate(`(() => {
+      const at = (name) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? NaN);
+      const entry = performance.getEntriesByType('resource').find((r) => /\\/assets\\/index-[^/]+\\.js$/.test(r.name));
       return {
-        'entry arrived': Math.round(entry?.responseEnd ?? Number.NaN),
+        'entry arrived': Math.round(entry?.responseEnd ?? NaN),
         'app started': at('rr:start'),
         'cache restored': at('rr:cache-restored'),
         'first page loaded': at('rr:routes'),
         rendering: at('rr:render'),
       };
-    });
+    })()`)) as Record<string, number>;
     console.log(
       `moments (ms): ${Object.entries(marks)
         .map(([k, v]) => `${k} ${v}`)
