@@ -61,29 +61,6 @@ function noChunkCycles(): Plugin {
   };
 }
 
-/**
- * React Router's production build names its components and contexts for React DevTools (`Link.displayName = ...`)
- * and creates them with calls the bundler must assume have effects: so every component it exports stayed in every
- * page's entry, used or not (Form, ScrollRestoration, HistoryRouter, the framework's prefetch links). Without the
- * names, and with those calls marked pure, the bundler drops what the app does not use: 1.4 KiB less script
- * (compressed) on every first visit, for nothing a visitor sees (only DevTools shows the names).
- */
-function treeShakeReactRouter(): Plugin {
-  return {
-    name: 'ruralroute-tree-shake-react-router',
-    apply: 'build',
-    transform: {
-      filter: { id: /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]production[\\/]/ },
-      handler(code) {
-        const shaken = code
-          .replace(/^[A-Za-z0-9_$]+\.displayName = "[^"\n]*";$/gm, '')
-          .replace(/= (React\d*\.(?:createContext|forwardRef|memo)\()/g, '= /* @__PURE__ */ $1');
-        return shaken === code ? null : { code: shaken, map: null };
-      },
-    },
-  };
-}
-
 /** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
 const moduleChunk = new Map<string, string>();
 
@@ -331,31 +308,18 @@ function serviceWorker() {
   });
 }
 
-export default defineConfig(({ command }) => ({
-  plugins: [
-    react(),
-    tailwindcss(),
-    treeShakeReactRouter(),
-    noChunkCycles(),
-    prerender(),
-    serviceWorker(),
-    precompress(),
-  ],
+export default defineConfig({
+  plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
   resolve: {
     alias: [
       { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },
       { find: '@', replacement: new URL('./src/client', import.meta.url).pathname },
-      // React Router's package exports only its development build (ENABLE_DEV_WARNINGS on); its production build,
-      // the same code with the warnings off, is what a phone should get (0.4 KiB less, compressed). The dev server
-      // and the tests keep the warnings.
-      ...(command === 'build'
-        ? [
-            {
-              find: /^react-router$/,
-              replacement: new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url).pathname,
-            },
-          ]
-        : []),
+      // wouter reaches React's useSyncExternalStore through the package that adds it to React 17 and older: React 19
+      // has it, so the app's build (and the prerender, on React 19 too) takes React's own.
+      {
+        find: /^use-sync-external-store\/shim\/index\.js$/,
+        replacement: new URL('./src/client/lib/use-sync-external-store.ts', import.meta.url).pathname,
+      },
     ],
   },
   build: {
@@ -446,4 +410,4 @@ export default defineConfig(({ command }) => ({
     // The API runs on PORT (3000) under `npm run dev`; the proxy keeps the browser on one origin.
     proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 3000}` } },
   },
-}));
+});

@@ -5,8 +5,8 @@
  */
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { matchRoutes, StaticRouter } from 'react-router';
-import { AppRoutes, resolveLazyRoutes, routes } from '@/app/router';
+import { StaticRouter } from '@/lib/router';
+import { AppRoutes, matchesAt, resolveLazyRoutes } from '@/app/router';
 import { collectPageMeta } from '@/components/page-meta';
 import type { EarlyRequest } from '@/lib/early-responses';
 import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
@@ -70,7 +70,7 @@ export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({
 /** The page's markup (for inside #root) and the <title>/<meta> tags its PageMeta set, for the document's head. */
 export async function renderPage(path: string): Promise<{ body: string; head: string }> {
   const { pathname } = new URL(path, 'http://localhost');
-  const matches = matchRoutes(routes, pathname) ?? [];
+  const matches = matchesAt(pathname) ?? [];
   if (matches.length === 0 || matches.at(-1)!.route.path === '*') throw new Error(`${path}: no page of its own`);
   // Every page and layout on the way is loaded first: the render is synchronous (no Suspense on the server).
   await resolveLazyRoutes(pathname);

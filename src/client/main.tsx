@@ -1,6 +1,6 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@/lib/router';
 import { AppRoutes, resolveLazyRoutes } from './app/router';
 import { appNavigations } from './lib/navigations';
 import './styles.css';

@@ -1,17 +1,23 @@
-import type { ReactNode } from 'react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense, lazy } from 'react';
 import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
 import {
   BrowserRouter,
-  matchRoutes,
+  createRoutes,
+  Link,
   MemoryRouter,
+  NavLink,
   Outlet,
+  StaticRouter,
   useLocation,
+  useNavigate,
+  useNavigationType,
   useParams,
-  useResolvedPath,
-  useRoutes,
-  type RouteObject,
-} from 'react-router';
-import { describe, expect, it } from 'vitest';
+  useSearchParams,
+  type RouteNode,
+} from '@/lib/router';
 import {
   bookingDetailPath,
   DASHBOARD_PATHS,
@@ -20,11 +26,11 @@ import {
   PUBLIC_PATHS,
   requestDetailPath,
 } from '@shared/routes';
-import { keptRoutes, routes } from './router';
+import { matchesAt } from './router';
 
 /** The route a path lands on: the deepest match's path, or 'index' for an index route. */
 function landing(pathname: string) {
-  const matches = matchRoutes(routes, pathname) ?? [];
+  const matches = matchesAt(pathname) ?? [];
   const last = matches[matches.length - 1]?.route;
   return last?.index ? 'index' : last?.path;
 }
@@ -52,33 +58,31 @@ describe('router', () => {
   });
 });
 
-/** What a page can read of where it is: its params, its match's resolved paths, the location. */
+/** What a page can read of where it is: its params and the location; its layout's page below it. */
 function Probe({ name }: { name: string }) {
   const params = useParams();
-  const here = useResolvedPath('.');
-  const up = useResolvedPath('..');
   const location = useLocation();
   return (
     <p data-probe={name}>
-      {JSON.stringify({ params, here: here.pathname, up: up.pathname, at: location.pathname + location.search })}
+      {JSON.stringify({ params, at: location.pathname + location.search })}
       <Outlet />
     </p>
   );
 }
 
-const probeTable: RouteObject[] = [
+const probeTable: RouteNode[] = [
   {
     element: <Probe name="root" />,
     children: [
       { index: true, element: <Probe name="home" /> },
-      { path: 'faq', element: <Probe name="faq" /> },
+      { path: '/faq', element: <Probe name="faq" /> },
       {
-        path: 'dashboard',
+        path: '/dashboard',
         element: <Probe name="dashboard" />,
         children: [
           { index: true, element: <Probe name="overview" /> },
-          { path: 'bookings/:id', element: <Probe name="booking" /> },
-          { path: 'files/*', element: <Probe name="files" /> },
+          { path: '/dashboard/bookings/:id', element: <Probe name="booking" /> },
+          { path: '/dashboard/bookings/new', element: <Probe name="new-booking" /> },
         ],
       },
       { path: '*', element: <Probe name="not-found" /> },
@@ -86,50 +90,212 @@ const probeTable: RouteObject[] = [
   },
 ];
 
-describe('keptRoutes', () => {
-  const kept = keptRoutes(probeTable);
-  function ByUseRoutes() {
-    return useRoutes(probeTable);
-  }
-  // A MemoryRouter keeps the address decoded; a BrowserRouter (the app's) encodes it again (encodeLocation).
-  const at = (path: string, Routes: () => ReactNode) => {
-    window.history.replaceState(null, '', path);
-    return [
-      renderToString(
-        <MemoryRouter initialEntries={[path]}>
-          <Routes />
-        </MemoryRouter>,
-      ),
-      renderToString(
-        <BrowserRouter>
-          <Routes />
-        </BrowserRouter>,
-      ),
-    ];
+describe('the route table', () => {
+  const table = createRoutes(probeTable);
+  const names = (path: string) => {
+    const html = renderToString(
+      <StaticRouter location={path}>
+        <table.Routes />
+      </StaticRouter>,
+    );
+    return [...html.matchAll(/data-probe="([^"]+)"/g)].map((m) => m[1]);
   };
 
   it.each([
-    '/',
-    '/faq',
-    '/faq?q=pay',
-    '/dashboard',
-    '/dashboard/',
-    '/dashboard/bookings/0b6f7e4c-2f7a-4d1e-9c51-3f1a2b3c4d5e',
-    '/dashboard/bookings/a%20b%3Fc',
-    '/dashboard/files/one/two%20three',
-    '/dashboard/nope/deeper',
-    '/Caf%C3%A9 au lait',
-    '/100%25 local',
-  ])('renders %s as useRoutes does', (path) => {
-    const expected = at(path, ByUseRoutes);
-    for (const html of expected) expect(html).toContain('data-probe');
-    expect(at(path, kept.Routes)).toEqual(expected);
+    ['/', ['root', 'home']],
+    ['/faq', ['root', 'faq']],
+    ['/FAQ/', ['root', 'faq']],
+    ['/faq?q=pay', ['root', 'faq']],
+    ['/dashboard', ['root', 'dashboard', 'overview']],
+    ['/dashboard/', ['root', 'dashboard', 'overview']],
+    ['/dashboard/bookings/0b6f7e4c', ['root', 'dashboard', 'booking']],
+    // A page of its own beats a pattern that would also take its path, whatever their order in the table.
+    ['/dashboard/bookings/new', ['root', 'dashboard', 'new-booking']],
+    ['/dashboard/nope/deeper', ['root', 'not-found']],
+    ['/faq/extra', ['root', 'not-found']],
+  ])('renders %s with its layouts, outermost first', (path, expected) => {
+    expect(names(path)).toEqual(expected);
   });
 
-  it('matches each address once, and again only after the address changed', () => {
-    const first = kept.matchesAt('/faq');
-    expect(first?.at(-1)?.route.path).toBe('faq');
-    expect(kept.matchesAt('/faq')).toBe(first);
-    expect(kept.matchesAt('/dashboard')?.at(-1)?.route.index).toBe(true);
+  it("gives every layout and page the path's params, decoded, and the location as the address has it", () => {
+    const html = renderToString(
+      <StaticRouter location="/dashboard/bookings/a%20b%3Fc?tab=requester">
+        <table.Routes />
+      </StaticRouter>,
+    );
+    const seen = [...html.matchAll(/data-probe="[^"]+">([^<]+)/g)].map((m) =>
+      JSON.parse(m[1]!.replace(/&quot;/g, '"')),
+    );
+    expect(seen).toHaveLength(3);
+    for (const probe of seen) {
+      expect(probe).toEqual({ params: { id: 'a b?c' }, at: '/dashboard/bookings/a%20b%3Fc?tab=requester' });
+    }
+  });
+
+  it('works out each address once', () => {
+    const first = table.matchesAt('/faq');
+    expect(first?.at(-1)?.route.path).toBe('/faq');
+    expect(table.matchesAt('/faq')).toBe(first);
+    expect(table.matchesAt('/dashboard')?.at(-1)?.route.index).toBe(true);
+  });
+});
+
+/** Where the router is, as text: address, state, navigation type, and the entry's key. */
+function Where() {
+  const location = useLocation();
+  const type = useNavigationType();
+  return (
+    <output aria-label="Where">
+      {JSON.stringify({ at: location.pathname + location.search + location.hash, state: location.state, type })}
+    </output>
+  );
+}
+const where = () => JSON.parse(screen.getByRole('status', { name: 'Where' }).textContent!) as Record<string, unknown>;
+
+describe('navigations', () => {
+  it("keeps the page on screen while the next one's code is loading, then shows it", async () => {
+    let arrive!: () => void;
+    const Slow = lazy(
+      () =>
+        new Promise<{ default: () => React.JSX.Element }>((resolve) => {
+          arrive = () => resolve({ default: () => <h1>The slow page</h1> });
+        }),
+    );
+    const pages = createRoutes([
+      { path: '/', element: <Link to="/slow">To the slow page</Link> },
+      { path: '/slow', Component: Slow },
+    ]);
+    render(
+      <MemoryRouter>
+        <Suspense fallback={<p>Loading</p>}>
+          <pages.Routes />
+        </Suspense>
+      </MemoryRouter>,
+    );
+    await userEvent.setup().click(screen.getByRole('link', { name: 'To the slow page' }));
+    expect(screen.getByRole('link', { name: 'To the slow page' })).toBeVisible();
+    expect(screen.queryByText('Loading')).toBeNull();
+    await act(async () => arrive());
+    expect(await screen.findByRole('heading', { name: 'The slow page' })).toBeVisible();
+  });
+
+  it("writes each navigation to the window's history with its state and key; Back is a POP with the entry's state", async () => {
+    window.history.replaceState(null, '', '/start');
+    function Buttons() {
+      const navigate = useNavigate();
+      const { key } = useLocation();
+      return (
+        <>
+          <p data-testid="key">{key}</p>
+          <button type="button" onClick={() => navigate('/next?x=1#part', { state: { keepScroll: true } })}>
+            Next
+          </button>
+        </>
+      );
+    }
+    render(
+      <BrowserRouter>
+        <Where />
+        <Buttons />
+      </BrowserRouter>,
+    );
+    expect(where()).toEqual({ at: '/start', state: null, type: 'POP' });
+    expect(screen.getByTestId('key')).toHaveTextContent('default');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Next' }));
+    expect(where()).toEqual({ at: '/next?x=1#part', state: { keepScroll: true }, type: 'PUSH' });
+    expect(window.location.pathname + window.location.search + window.location.hash).toBe('/next?x=1#part');
+    const key = screen.getByTestId('key').textContent;
+    expect(key).not.toBe('default');
+    expect(window.history.state).toEqual({ usr: { keepScroll: true }, key });
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }));
+    });
+    expect(where()).toEqual({ at: '/start', state: null, type: 'POP' });
+    expect(screen.getByTestId('key')).toHaveTextContent('default');
+  });
+
+  it("replaces the entry for a link to the address on screen, and goes back through a memory's entries", async () => {
+    function Page() {
+      const navigate = useNavigate();
+      return (
+        <>
+          <Link to="/a">A</Link>
+          <Link to="/b">B</Link>
+          <button type="button" onClick={() => navigate(-1)}>
+            Back
+          </button>
+        </>
+      );
+    }
+    render(
+      <MemoryRouter initialEntries={['/start']}>
+        <Where />
+        <Page />
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('link', { name: 'A' }));
+    await user.click(screen.getByRole('link', { name: 'A' }));
+    expect(where()).toMatchObject({ at: '/a', type: 'REPLACE' });
+    await user.click(screen.getByRole('link', { name: 'B' }));
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(where()).toMatchObject({ at: '/a', type: 'POP' });
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(where()).toMatchObject({ at: '/start', type: 'POP' });
+  });
+
+  it('sets the query string and keeps the path; a NavLink marks the page on screen', async () => {
+    function Filters() {
+      const [params, setParams] = useSearchParams();
+      return (
+        <>
+          <p>q is {params.get('q') ?? 'unset'}</p>
+          <button
+            type="button"
+            onClick={() => setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), q: 'a&b' }))}
+          >
+            Set
+          </button>
+          <button type="button" onClick={() => setParams({}, { replace: true })}>
+            Clear
+          </button>
+          <NavLink to="/dashboard" end className={({ isActive }) => (isActive ? 'on' : 'off')}>
+            Overview
+          </NavLink>
+          <NavLink to="/dashboard/rides">Rides</NavLink>
+        </>
+      );
+    }
+    render(
+      <MemoryRouter initialEntries={['/dashboard/rides/1?page=2']}>
+        <Where />
+        <Filters />
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Set' }));
+    expect(where()).toMatchObject({ at: '/dashboard/rides/1?page=2&q=a%26b', type: 'PUSH' });
+    expect(screen.getByText('q is a&b')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(where()).toMatchObject({ at: '/dashboard/rides/1', type: 'REPLACE' });
+    expect(screen.getByRole('link', { name: 'Rides' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current');
+    expect(screen.getByRole('link', { name: 'Overview' })).toHaveClass('off');
+  });
+
+  it('leaves a link that opens elsewhere to the browser', async () => {
+    render(
+      <MemoryRouter initialEntries={['/start']}>
+        <Where />
+        <Link to="/file.pdf" target="_blank">
+          File
+        </Link>
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'File' })).toHaveAttribute('href', '/file.pdf');
+    screen.getByRole('link', { name: 'File' }).addEventListener('click', (e) => e.preventDefault());
+    await userEvent.setup().click(screen.getByRole('link', { name: 'File' }));
+    expect(where()).toMatchObject({ at: '/start' });
   });
 });

@@ -1,14 +1,6 @@
-import { useContext, useMemo } from 'react';
-import {
-  matchRoutes,
-  renderMatches,
-  UNSAFE_NavigationContext,
-  useLocation,
-  type RouteMatch,
-  type RouteObject,
-} from 'react-router';
 import { PAGE_PATHS } from '@shared/routes';
 import { setPagePreloader } from '@/lib/page-preloader';
+import { createRoutes, type RouteNode } from '@/lib/router';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
@@ -26,10 +18,10 @@ const QueryLayout = lazyPage(() =>
 
 /**
  * Each page is its own chunk: public pages never load the dashboard's code. Paths: src/shared/routes.ts. A plain
- * route table for React Router's declarative mode (docs/decisions/028-declarative-router-and-light-auth.md): the pages load through
- * lazyPage, errors stop at RootLayout's boundary.
+ * route table (src/client/lib/router.tsx, docs/decisions/043-wouter-router.md): layouts render their page with
+ * Outlet, the pages load through lazyPage, errors stop at RootLayout's boundary.
  */
-export const routes: RouteObject[] = [
+export const routes: RouteNode[] = [
   {
     Component: RootLayout,
     children: [
@@ -121,55 +113,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/**
- * useRoutes for a fixed table, with each address's matches computed once. matchRoutes flattens and ranks the whole
- * table on every call (2 ms on a desktop, several times that in a first visit's cold code on a slow phone), and
- * useRoutes calls it on every change of the address, its query string included (a Browse filter typed into the
- * URL); the start (resolveLazyRoutes) and the first render ask for the same address. Rendered by React Router's
- * own renderMatches, as useRoutes does; router.test.tsx holds the two equal.
- */
-export function keptRoutes(table: RouteObject[]) {
-  const byPath = new Map<string, RouteMatch[] | null>();
-  function matchesAt(pathname: string): RouteMatch[] | null {
-    let matches = byPath.get(pathname);
-    if (matches === undefined) {
-      matches = matchRoutes(table, pathname);
-      // Addresses with ids are many over a long session: keep the map small.
-      if (byPath.size >= 200) byPath.clear();
-      byPath.set(pathname, matches);
-    }
-    return matches;
-  }
-  function Routes() {
-    const { pathname } = useLocation();
-    const { navigator } = useContext(UNSAFE_NavigationContext);
-    const rendered = useMemo(() => {
-      // As useRoutes does: matchRoutes decodes the address; the router encodes it again (a BrowserRouter does, a
-      // MemoryRouter does not), `%`, `?` and `#` first so that they stay part of the path. Joined to '/' as there.
-      const encode = (path: string) =>
-        `/${
-          navigator.encodeLocation
-            ? navigator.encodeLocation(path.replace(/%/g, '%25').replace(/\?/g, '%3F').replace(/#/g, '%23')).pathname
-            : path
-        }`.replace(/\/\/+/g, '/');
-      return (
-        matchesAt(pathname)?.map((match) => ({
-          ...match,
-          params: { ...match.params },
-          pathname: encode(match.pathname),
-          pathnameBase: match.pathnameBase === '/' ? '/' : encode(match.pathnameBase),
-        })) ?? null
-      );
-    }, [pathname, navigator]);
-    return renderMatches(rendered);
-  }
-  return { matchesAt, Routes };
-}
+const app = createRoutes(routes);
 
-const app = keptRoutes(routes);
-
-/** The app's pages at the current address (inside a BrowserRouter, or the prerender's StaticRouter). */
+/** The app's pages at the current address (inside BrowserRouter, or the prerender's StaticRouter). */
 export const AppRoutes = app.Routes;
+
+/** The pages and layouts at `pathname` (outermost first), or null. */
+export const matchesAt = app.matchesAt;
 
 /**
  * Loads the code of every page and layout matching `pathname`, so the first render has them all (required to

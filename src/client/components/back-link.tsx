@@ -1,5 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 /** The way back from an item's page to its list. */
 export function BackLink({ to, children }: { to: string; children: string }) {

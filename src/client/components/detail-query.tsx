@@ -1,6 +1,6 @@
 import { PageMeta } from '@/components/page-meta';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type * as React from 'react';
 import { QueryLoadError } from '@/components/query-load-error';
 import { Card } from '@/components/ui/card';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { profilePath } from '@shared/routes';
 import { cn } from '@/lib/utils';
 import { AmbassadorBadge } from './ambassador-badge';

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 import { KEEP_SCROLL } from '@/app/scroll-restoration';
 
 /**

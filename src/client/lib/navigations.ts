@@ -1,4 +1,4 @@
-import type { Location } from 'react-router';
+import type { Location } from '@/lib/router';
 
 /** The app's navigations as they happen: what the service worker follows to apply an update (lib/service-worker.ts). */
 export interface Navigations {

@@ -1,4 +1,4 @@
-import type { Location } from 'react-router';
+import type { Location } from '@/lib/router';
 import type { Navigations } from './navigations';
 
 /**

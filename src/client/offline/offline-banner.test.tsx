@@ -1,6 +1,6 @@
 import { onlineManager, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS } from '@shared/routes';
 import { Component as DashboardLayout } from '@/app/layouts/dashboard-layout';

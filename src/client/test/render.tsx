@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type * as React from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@/lib/router';
 import { toast } from 'sonner';
 import { vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';

@@ -17,7 +17,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { Navigate, NavLink, Outlet, useLocation } from '@/lib/router';
 import { OfflineBanner } from '@/offline/offline-banner';
 import { Button } from '@/components/ui/button';
 import { WaitingToSend } from '@/offline/waiting-to-send';

@@ -1,6 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from '@/lib/router';
 import { clsx } from 'clsx';
 import { PAGE_PATHS } from '@shared/routes';
 

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Outlet } from 'react-router';
+import { Outlet } from '@/lib/router';
 import { sendQueue } from '@/offline/send-queue';
 import { indexedDbSnapshots, persistQueryCache } from '@/offline/query-persistence';
 import { followSessionSwitches } from '@/lib/session-switch';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '@/lib/router';
 import { appNavigations } from '@/lib/navigations';
 import { RouteErrorBoundary } from '../routes/route-error';
 import { ScrollRestoration } from '../scroll-restoration';

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS } from '@shared/routes';
 import { Component as DashboardLayout } from '@/app/layouts/dashboard-layout';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '@/lib/router';
 import { BookingDetailPage } from '@/features/bookings/components/booking-detail-page';
 import { MessagesSection } from '@/features/messages/components/messages-section';
 

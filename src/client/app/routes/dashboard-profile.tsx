@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '@/lib/router';
 import { ProfilePage } from '@/features/reviews/components/profile-page';
 
 export function Component() {

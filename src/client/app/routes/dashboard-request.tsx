@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '@/lib/router';
 import { RequestDetailPage } from '@/features/requests/components/request-detail-page';
 
 export function Component() {

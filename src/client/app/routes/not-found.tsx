@@ -1,6 +1,6 @@
 import { PageMeta } from '@/components/page-meta';
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 
 export function Component() {

@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Link, MemoryRouter, useLocation } from 'react-router';
+import { Link, MemoryRouter, useLocation } from '@/lib/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lazyPage } from '../lazy-page';
 import { RouteErrorBoundary } from './route-error';

@@ -1,5 +1,5 @@
 import { Component, useEffect, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { PageMeta } from '@/components/page-meta';
 import { buttonVariants } from '@/components/ui/button-variants';
 import { PAGE_PATHS } from '@shared/routes';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import { ACCOUNT_DELETED_TOAST, type DeleteAccountInput } from '@shared/account';
 import { PAGE_PATHS } from '@shared/routes';
 import { api, apiResponse } from '@/lib/api-client';

@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router';
 import { EMAIL_CHANGED_TOAST, EMAIL_LINK_EXPIRED } from '@shared/account';
 import { PAGE_PATHS } from '@shared/routes';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import {
   ALERT_EMAIL_INTERVAL_MINUTES,
   browsePath,

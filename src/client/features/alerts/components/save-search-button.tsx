@@ -1,7 +1,7 @@
 import { BookmarkPlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import type * as React from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 import {
   placeIdSchema,
   SAVE_SEARCH_LABEL,

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '@/lib/router';
 import type { AlongRouteRequest } from '@shared/along-route';
 import { ASKED_YOU_LABEL, alongRouteQuerySchema, CORRIDOR_DEFAULT_MILES, ROUTE_NEEDS_PLACES } from '@shared/places';
 import { PAGE_PATHS } from '@shared/routes';

@@ -1,7 +1,7 @@
 import { PackagePlus } from 'lucide-react';
 import { useId, useState } from 'react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { Ride } from '@shared/marketplace';
 import { ASK_TO_CARRY_LABEL, NO_OPEN_REQUESTS_TO_ASK } from '@shared/places';
 import { PAGE_PATHS } from '@shared/routes';

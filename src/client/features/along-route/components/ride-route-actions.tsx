@@ -1,5 +1,5 @@
 import { Route } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { Ride } from '@shared/marketplace';
 import { alongRouteLabel, ROUTE_NEEDS_PLACES } from '@shared/places';
 import { alongRoutePath } from '@shared/routes';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import { PASSWORD_UPDATED_TOAST, type ForgotPasswordInput, type ResetPasswordInput } from '@shared/account';
 import { PAGE_PATHS } from '@shared/routes';
 import { api, ApiError } from '@/lib/api-client';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 import { api } from '@/lib/api-client';
 import { forgetSignedInPerson } from '@/lib/signed-out';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import type { SessionInfo } from '@shared/auth';
 import type { SignInCodeInput } from '@shared/two-factor';
 import { PAGE_PATHS } from '@shared/routes';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router';
 import type { SessionInfo } from '@shared/auth';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { LinkTabList, LinkTabPanel, type LinkTab } from '@/components/ui/link-tabs';

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@/lib/router';
 import { forgotPasswordSchema, type ForgotPasswordInput } from '@shared/account';
 import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PASSWORD_UPDATED_TOAST, RESET_LINK_EXPIRED } from '@shared/account';
 import { COMMON_PASSWORD_MESSAGE } from '@shared/password-rules';

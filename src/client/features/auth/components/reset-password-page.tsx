@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router';
 import { z } from 'zod';
 import {
   PASSWORDS_DO_NOT_MATCH,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { SessionInfo } from '@shared/auth';
 import { PAGE_PATHS } from '@shared/routes';
 import { Field, fieldAria } from '@/components/form/field';

@@ -1,5 +1,5 @@
 import { MapPin } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { BookingRole } from '@shared/lifecycle';
 import type { Booking } from '@shared/marketplace';
 import { bookingDetailPath } from '@shared/routes';

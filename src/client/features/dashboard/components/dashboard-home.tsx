@@ -1,6 +1,6 @@
 import { Car, CheckCircle2, Package, PackageCheck, Truck, XCircle, type LucideIcon } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { Activity } from '@shared/marketplace';
 import { bookingDetailPath } from '@shared/routes';
 import { Button } from '@/components/ui/button';

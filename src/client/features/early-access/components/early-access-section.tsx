@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { EARLY_ACCESS_TEXT, earlyAccessFeatureList } from '@shared/early-access';
 import type { EarlyAccessView } from '@shared/early-access-api';
 import { PAGE_PATHS } from '@shared/routes';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { MESSAGES_EMPTY_TEXT, type ConversationSummary } from '@shared/messages';
 import { bookingDetailPath } from '@shared/routes';
 import { ListPage } from '@/components/list-page';

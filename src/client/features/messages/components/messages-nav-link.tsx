@@ -1,5 +1,5 @@
 import { MessageSquare } from 'lucide-react';
-import { NavLink } from 'react-router';
+import { NavLink } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 import { SidebarItemLabel, sidebarItemClass } from '@/components/ui/sidebar';
 import { cn } from '@/lib/utils';

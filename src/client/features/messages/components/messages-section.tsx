@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '@/lib/router';
 import { CONVERSATION_CLOSED_TEXT, MESSAGING_ERRORS, type ConversationState } from '@shared/messages';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';

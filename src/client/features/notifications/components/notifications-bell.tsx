@@ -1,5 +1,5 @@
 import { Bell } from 'lucide-react';
-import { NavLink } from 'react-router';
+import { NavLink } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 import { buttonVariants } from '@/components/ui/button';
 import { cn } from '@/lib/utils';

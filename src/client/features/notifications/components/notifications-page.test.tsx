@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
+import { useLocation } from '@/lib/router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '@shared/notifications';
 import { PAGE_PATHS } from '@shared/routes';

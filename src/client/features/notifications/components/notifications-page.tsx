@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { MARK_ALL_READ_LABEL, NOTIFICATIONS_EMPTY_TEXT, type Notification } from '@shared/notifications';
 import { PAGE_PATHS } from '@shared/routes';
 import { PageHeader } from '@/components/page-header';

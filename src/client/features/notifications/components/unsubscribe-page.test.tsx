@@ -1,6 +1,6 @@
 import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UNSUBSCRIBE_INVALID_MESSAGE } from '@shared/notifications';
 import { PAGE_PATHS } from '@shared/routes';

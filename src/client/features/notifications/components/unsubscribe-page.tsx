@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type * as React from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router';
 import { NOTIFICATION_TYPE_LABELS, UNSUBSCRIBE_INVALID_MESSAGE } from '@shared/notifications';
 import { PAGE_PATHS } from '@shared/routes';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router';
 import { formatCents } from '@shared/money';
 import { CHARGEBACK_LABEL, CREDIT_LABEL, paymentStateLabel, type EarnedItem, type PaidItem } from '@shared/payments';
 import { bookingDetailPath, PAGE_PATHS, receiptPath } from '@shared/routes';

@@ -1,5 +1,5 @@
 import { Printer } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '@/lib/router';
 import { formatCents } from '@shared/money';
 import { CREDIT_LABEL, paymentStateLabel, type Receipt } from '@shared/payments';
 import { bookingDetailPath, PAGE_PATHS } from '@shared/routes';

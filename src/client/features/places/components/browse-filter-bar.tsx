@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import type * as React from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 import { CLEAR_FILTERS_LABEL, DEFAULT_WITHIN_MILES, FILTER_LABELS, WITHIN_MILES } from '@shared/places';
 import { VERIFIED_FILTER_LABEL } from '@shared/verification';
 import { Field, fieldAria } from '@/components/form/field';

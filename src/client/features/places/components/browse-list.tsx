@@ -1,6 +1,6 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type * as React from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 import type { Page } from '@shared/marketplace';
 import { PageHeader } from '@/components/page-header';
 import { PaginatedList } from '@/components/paginated-list';

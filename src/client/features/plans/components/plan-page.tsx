@@ -3,7 +3,7 @@ import { Check } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type * as React from 'react';
 import { useForm } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 import { formatCents } from '@shared/money';
 import { cardLabel } from '@shared/notifications';
 import { PAID_PLANS, PLAN_FEATURES, PLAN_TERMS, PLAN_TEXT, planName, type PaidPlan, type Plan } from '@shared/plans';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { planName, PLAN_TEXT, type Plan } from '@shared/plans';
 import { PAGE_PATHS } from '@shared/routes';
 import { api } from '@/lib/api-client';

@@ -1,6 +1,6 @@
 import { ChevronDown } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { PROHIBITED_ITEMS } from '../prohibited-items';
 import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';
 

@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { clsx } from 'clsx';
 import { SIGN_UP_PATH } from '@shared/routes';
 

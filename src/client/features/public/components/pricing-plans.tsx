@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { clsx } from 'clsx';
 import { PLAN_FEATURES } from '@shared/plans';
 import { PAGE_PATHS, SIGN_UP_PATH } from '@shared/routes';

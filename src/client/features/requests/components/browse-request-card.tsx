@@ -1,6 +1,6 @@
 import { Check, MapPin } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { DeliveryRequest } from '@shared/marketplace';
 import { distanceText } from '@shared/places';
 import { PAGE_PATHS } from '@shared/routes';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { DeliveryRequest } from '@shared/marketplace';
 import { requestDetailPath } from '@shared/routes';
 import { OwnedItemCard } from '@/components/owned-item-card';

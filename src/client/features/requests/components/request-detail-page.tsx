@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { RequestDetail } from '@shared/lifecycle';
 import { idParamSchema } from '@shared/marketplace';
 import { bookingDetailPath, PAGE_PATHS } from '@shared/routes';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@/lib/router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CLEAR_FILTERS_LABEL,

@@ -8,7 +8,7 @@ import {
   type Path,
   type UseFormReturn,
 } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import type { RideStopInput } from '@shared/marketplace';
 import { MAX_RIDE_STOPS, STOPS_TEXT } from '@shared/plans';
 import { PAGE_PATHS } from '@shared/routes';

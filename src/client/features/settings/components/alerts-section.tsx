@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 import { SettingsSection } from '@/components/settings-section';
 import { Button } from '@/components/ui/button';

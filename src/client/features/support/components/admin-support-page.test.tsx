@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_PATHS } from '@shared/routes';
 import { SUPPORT_ALREADY_ANSWERED, SUPPORT_REPLY_SENT_TOAST, SUPPORT_TEXT, type SupportMessage } from '@shared/support';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/test/routes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ID_APPROVED_TOAST,

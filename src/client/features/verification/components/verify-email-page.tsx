@@ -1,5 +1,5 @@
 import type * as React from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router';
 import { PAGE_PATHS } from '@shared/routes';
 import { EMAIL_BANNER_TITLE, EMAIL_VERIFIED_TITLE, EMAIL_VERIFY_EXPIRED } from '@shared/verification';
 import { Button } from '@/components/ui/button';
