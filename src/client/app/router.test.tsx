@@ -215,7 +215,7 @@ describe('navigations', () => {
     expect(screen.getByTestId('key')).toHaveTextContent('default');
   });
 
-  it("replaces the entry for a link to the address on screen, and goes back through a memory's entries", async () => {
+  it("replaces the entry for a link to the address on screen, and goes back and forth through a memory's entries", async () => {
     function Page() {
       const navigate = useNavigate();
       return (
@@ -224,6 +224,12 @@ describe('navigations', () => {
           <Link to="/b">B</Link>
           <button type="button" onClick={() => navigate(-1)}>
             Back
+          </button>
+          <button type="button" onClick={() => navigate(1)}>
+            Forward
+          </button>
+          <button type="button" onClick={() => navigate('/start?tab=2', { replace: true })}>
+            Replace
           </button>
         </>
       );
@@ -243,6 +249,13 @@ describe('navigations', () => {
     expect(where()).toMatchObject({ at: '/a', type: 'POP' });
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(where()).toMatchObject({ at: '/start', type: 'POP' });
+    // A replaced entry keeps those ahead of it, as the browser's history does.
+    await user.click(screen.getByRole('button', { name: 'Replace' }));
+    expect(where()).toMatchObject({ at: '/start?tab=2', type: 'REPLACE' });
+    await user.click(screen.getByRole('button', { name: 'Forward' }));
+    expect(where()).toMatchObject({ at: '/a', type: 'POP' });
+    await user.click(screen.getByRole('button', { name: 'Forward' }));
+    expect(where()).toMatchObject({ at: '/b', type: 'POP' });
   });
 
   it('sets the query string and keeps the path; a NavLink marks the page on screen', async () => {

@@ -44,12 +44,12 @@ export interface NavigateOptions {
 }
 
 /** To an address, or `delta` entries back (negative) or forward in the history, as Back and Forward do. */
-type Navigate = (to: string | number, options?: NavigateOptions) => void;
+type NavigateFunction = (to: string | number, options?: NavigateOptions) => void;
 
 interface RouterState {
   location: Location;
   navigationType: NavigationType;
-  navigate: Navigate;
+  navigate: NavigateFunction;
 }
 
 /** What the app keeps in `history.state`: React Router's shape, so entries made before this router keep their key. */
@@ -106,7 +106,7 @@ function RouterRoot({ initial, kind, children }: { initial: () => Location; kind
     latest.current = location;
     startTransition(() => setCurrent({ location, navigationType }));
   }, []);
-  const navigate = useCallback<Navigate>(
+  const navigate = useCallback<NavigateFunction>(
     (to, options = {}) => {
       if (kind === 'static') throw new Error('StaticRouter cannot navigate');
       if (typeof to === 'number') {
@@ -123,9 +123,10 @@ function RouterRoot({ initial, kind, children }: { initial: () => Location; kind
         if (replace) window.history.replaceState(entry, '', hrefOf(next));
         else window.history.pushState(entry, '', hrefOf(next));
       } else {
+        // As the browser's history: a new entry drops those ahead of the current one; a replaced one keeps them.
         const m = memory.current;
-        if (!replace) m.index += 1;
-        m.entries.splice(m.index, m.entries.length, next);
+        if (replace) m.entries[m.index] = next;
+        else m.entries.splice((m.index += 1), m.entries.length, next);
       }
       show(next, replace ? 'REPLACE' : 'PUSH');
     },
@@ -176,7 +177,7 @@ export function StaticRouter({ location, children }: { location: string; childre
 
 export const useLocation = (): Location => useRouterState().location;
 export const useNavigationType = (): NavigationType => useRouterState().navigationType;
-export const useNavigate = (): Navigate => useRouterState().navigate;
+export const useNavigate = (): NavigateFunction => useRouterState().navigate;
 
 /** The query string's values, and a setter that navigates to the same path with new ones (no hash, as a form does). */
 export function useSearchParams(): [
