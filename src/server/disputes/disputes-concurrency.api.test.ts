@@ -144,14 +144,31 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
     }
   };
 
+  type Tx = Parameters<Parameters<ReturnType<typeof db>['transaction']>[0]>[0];
+  /**
+   * Runs `writes` in a transaction held open, its row locks kept, until `commit()`. Settles once the writes are in,
+   * so that the request raced against them finds the rows already locked (sent sooner, it could take the lock first).
+   */
+  const heldOpen = async (writes: (tx: Tx) => Promise<void>) => {
+    let commit!: () => void;
+    const released = new Promise<void>((r) => (commit = r));
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
+    const transaction = db().transaction(async (tx) => {
+      await writes(tx);
+      wrote();
+      await released;
+    });
+    await Promise.race([written, transaction]);
+    return { commit, transaction };
+  };
+
   it("a report committing while a completion waits on the booking's row: the completion is refused, nothing released, its photo not kept", async () => {
     const s = await confirmed(1, 'Report lands first');
     await act(s.driver.token, s.bookingId, 'pickup');
     const [payment] = await db().select().from(payments).where(eq(payments.bookingId, s.bookingId));
-    let commitReport!: () => void;
-    const released = new Promise<void>((r) => (commitReport = r));
     // The report's own writes (the dispute and the booking's hold), held open with the booking's row lock.
-    const reporting = db().transaction(async (tx) => {
+    const reporting = await heldOpen(async (tx) => {
       const [d] = await tx
         .insert(disputes)
         .values({
@@ -165,14 +182,13 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
         })
         .returning({ id: disputes.id });
       await tx.update(bookings).set({ onHoldDisputeId: d!.id }).where(eq(bookings.id, s.bookingId));
-      await released;
     });
     // The completion has read the booking (no hold yet) and checked the code; its guarded update (inside the move's
     // one statement, rr_booking_move) now waits.
     // With a handoff photo: it is stored in the move's transaction, so the refusal takes it back too.
     const completed = complete(s.driver.token, s.bookingId, s.code, { bytes: await testImage('png', 64, 48) });
-    await waitsOnBookings('%rr_booking_move%', commitReport);
-    await reporting;
+    await waitsOnBookings('%rr_booking_move%', reporting.commit);
+    await reporting.transaction;
     const answer = await completed;
     expect(answer.status).toBe(409);
     expect((answer.body as unknown as { code: string }).code).toBe('dispute_on_hold');
@@ -187,10 +203,8 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
   it("a completion committing while a report waits on the booking's row: the report sees it completed and holds nothing", async () => {
     const s = await confirmed(1, 'Completion lands first');
     await act(s.driver.token, s.bookingId, 'pickup');
-    let commitCompletion!: () => void;
-    const released = new Promise<void>((r) => (commitCompletion = r));
     // A completion's move of the booking, held open with its row lock.
-    const completing = db().transaction(async (tx) => {
+    const completing = await heldOpen(async (tx) => {
       await tx
         .update(bookings)
         .set({ status: 'completed', deliveryCode: null, endedAt: sql`clock_timestamp()` })
@@ -199,14 +213,13 @@ describe.skipIf(!realPostgres)(`dispute races on two instances ${SKIP_REASON}`, 
         .update(payments)
         .set({ state: 'released', settledAt: sql`clock_timestamp()` })
         .where(eq(payments.bookingId, s.bookingId));
-      await released;
     });
     const reported = b<BookingDetail>('POST', `/bookings/${s.bookingId}/dispute`, {
       cookie: s.requester.token,
       form: reportForm(),
     });
-    await waitsOnBookings('%from "bookings"%for update%', commitCompletion);
-    await completing;
+    await waitsOnBookings('%from "bookings"%for update%', completing.commit);
+    await completing.transaction;
     const answer = await reported;
     expect(answer.status).toBe(200);
     const [dispute] = await db().select().from(disputes).where(eq(disputes.bookingId, s.bookingId));
