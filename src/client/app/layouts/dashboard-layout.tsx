@@ -20,7 +20,6 @@ import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from '@/lib/router';
 import { OfflineBanner } from '@/offline/offline-banner';
 import { Button } from '@/components/ui/button';
-import { WaitingToSend } from '@/offline/waiting-to-send';
 import {
   Sidebar,
   SidebarContent,
@@ -43,6 +42,11 @@ import { PAGE_PATHS } from '@shared/routes';
 
 /** The live stream checks each event against its contract (zod): loaded after the first screen, not with it. */
 const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default: m.LiveEvents })));
+/**
+ * The changes kept with no signal: none on a first visit, so the send queue (offline/send-queue.ts) comes after the
+ * first screen too; on a return the service worker has it at once.
+ */
+const WaitingToSend = lazy(() => import('@/offline/waiting-to-send').then((m) => ({ default: m.WaitingToSend })));
 
 const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -191,7 +195,9 @@ export function Component() {
         </header>
         <main className="flex-1 p-4 md:p-6">
           <OfflineBanner />
-          <WaitingToSend userId={session.data.user.id} />
+          <Suspense fallback={null}>
+            <WaitingToSend userId={session.data.user.id} />
+          </Suspense>
           <Outlet />
         </main>
       </SidebarInset>

@@ -1,6 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from '@/lib/router';
-import { sendQueue } from '@/offline/send-queue';
 import { indexedDbSnapshots, persistQueryCache } from '@/offline/query-persistence';
 import { followSessionSwitches } from '@/lib/session-switch';
 import { queryClient } from '../providers';
@@ -14,8 +13,9 @@ export const cacheRestored =
     ? Promise.resolve()
     : persistQueryCache(queryClient, indexedDbSnapshots()).restored.then(() => {
         performance.mark('rr:cache-restored');
-        // The changes made with no signal, read back and sent once there is one (offline/send-queue.ts).
-        sendQueue.start(queryClient);
+        // The changes made with no signal, read back and sent once there is one (offline/send-queue.ts). Its code
+        // comes beside the first screen, not before it; until it starts, a change is sent straight away.
+        void import('@/offline/send-queue').then(({ sendQueue }) => sendQueue.start(queryClient));
         // Another person signing in on this browser (another tab) replaces this page's person (lib/session-switch.ts).
         followSessionSwitches(queryClient);
       });
