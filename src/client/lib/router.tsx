@@ -179,21 +179,14 @@ export const useLocation = (): Location => useRouterState().location;
 export const useNavigationType = (): NavigationType => useRouterState().navigationType;
 export const useNavigate = (): NavigateFunction => useRouterState().navigate;
 
+type SearchParamsInit = URLSearchParams | Record<string, string> | ((current: URLSearchParams) => URLSearchParams);
+
 /** The query string's values, and a setter that navigates to the same path with new ones (no hash, as a form does). */
-export function useSearchParams(): [
-  URLSearchParams,
-  (
-    next: URLSearchParams | Record<string, string> | ((current: URLSearchParams) => URLSearchParams),
-    options?: NavigateOptions,
-  ) => void,
-] {
+export function useSearchParams(): [URLSearchParams, (next: SearchParamsInit, options?: NavigateOptions) => void] {
   const { location, navigate } = useRouterState();
   const params = useMemo(() => new URLSearchParams(location.search), [location.search]);
   const set = useCallback(
-    (
-      next: URLSearchParams | Record<string, string> | ((current: URLSearchParams) => URLSearchParams),
-      options?: NavigateOptions,
-    ) => {
+    (next: SearchParamsInit, options?: NavigateOptions) => {
       const query = new URLSearchParams(typeof next === 'function' ? next(params) : next).toString();
       navigate(`${location.pathname}${query ? `?${query}` : ''}`, options);
     },
@@ -283,10 +276,8 @@ function leavesOf(table: RouteNode[]): Leaf[] {
   };
   walk(table, [], undefined);
   const rank = (p: string) => (p.includes('*') ? 2 : p.includes(':') ? 1 : 0);
-  return leaves
-    .map((leaf, i) => ({ leaf, i }))
-    .sort((a, b) => rank(a.leaf.pattern) - rank(b.leaf.pattern) || a.i - b.i)
-    .map((x) => x.leaf);
+  // Array sort is stable: within a rank, the table's order stands.
+  return leaves.sort((a, b) => rank(a.pattern) - rank(b.pattern));
 }
 
 const decode = (value: string) => {
