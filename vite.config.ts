@@ -61,6 +61,41 @@ function noChunkCycles(): Plugin {
   };
 }
 
+/**
+ * The icons of the dashboard's first screen that other pages show too (lucide-react's file names): a chunk of their
+ * own, so that screen does not download every page's shared icons (about 2.3 KB of 3.2 on the slow line's first
+ * visit, issue 34). firstScreenIcons() fails the build when the first screen needs a shared icon not listed here.
+ */
+const FIRST_SCREEN_ICONS = [
+  'bell',
+  'car',
+  'circle-check',
+  'package',
+  'package-check',
+  'search',
+  'triangle-exclamation-point',
+  'truck',
+];
+
+/** The first screen's chunks (the groups below) import no other icons than FIRST_SCREEN_ICONS' chunk. */
+function firstScreenIcons(): Plugin {
+  return {
+    name: 'ruralroute-first-screen-icons',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((out) => out.type === 'chunk');
+      const icons = chunks.find((c) => c.name === 'icons')?.fileName;
+      for (const chunk of chunks) {
+        if (!['dashboard', 'query', 'ui'].includes(chunk.name) || !icons || !chunk.imports.includes(icons)) continue;
+        this.error(
+          `the ${chunk.name} chunk (the dashboard's first screen) imports the shared icons chunk: add the shared ` +
+            'icon it shows to FIRST_SCREEN_ICONS in vite.config.ts',
+        );
+      }
+    },
+  };
+}
+
 /** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
 const moduleChunk = new Map<string, string>();
 
@@ -135,17 +170,21 @@ function bootAfterPaint(html: string, chunks: string[], bootCode: string): strin
  * An app page's prerendered frame (the dashboard while the session is looked up) wants its scripts at once, not
  * after the paint: the HTML is small and the app is what the visitor came for. Vite's module script and preloads
  * stay in <head>, the route chunks join them as preloads (all fetched in parallel, no waterfall), the page's first
- * API requests start from a small script put first (src/client/early-requests.ts). Its #root is marked so the app
+ * API requests start from a small script put first (src/client/early-requests.ts), written into the page (an inline
+ * module, allowed by its hash like boot's, and async: it runs as soon as it is parsed). In a file of its own it came
+ * a round trip after the HTML (0.9 s on the slow line of issue 34), and its requests then shared the line with the
+ * app's scripts; inline, they start at once and its bytes travel with the HTML. Its #root is marked so the app
  * renders over the frame instead of hydrating it (src/client/main.tsx).
  */
-function appShellPage(html: string, chunks: string[], early: string, requests: unknown[]): string {
+function appShellPage(html: string, chunks: string[], earlyCode: string, requests: unknown[]): string {
+  if (/<\/script|<!--/i.test(earlyCode)) throw new Error('prerender: the early-requests chunk cannot be inlined');
   const preloads = chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
   return html
     .replace(
       /<meta charset="UTF-8" \/>/,
       (tag) =>
         `${tag}<script id="rr-early" type="application/json">${JSON.stringify(requests)}</script>` +
-        `<script type="module" src="/${early}"></script>`,
+        `<script type="module" async>${earlyCode.trim()}</script>`,
     )
     .replace(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/, (tag) => tag + preloads);
 }
@@ -158,6 +197,7 @@ function appShellPage(html: string, chunks: string[], early: string, requests: u
  */
 function prerender(): Plugin {
   let config: ResolvedConfig;
+  let written = false;
   return {
     name: 'ruralroute-prerender',
     apply: 'build',
@@ -170,11 +210,15 @@ function prerender(): Plugin {
         for (const id of out.moduleIds) moduleChunk.set(relative(config.root, id), out.fileName);
       }
     },
+    writeBundle() {
+      written = true;
+    },
     // Sequential: the service worker (generated next) precaches the pages this writes.
     closeBundle: {
       sequential: true,
       async handler() {
-        if (config.build.ssr) return;
+        // The build failed before its files were written: that error is the one to see.
+        if (config.build.ssr || !written) return;
         const outDir = config.build.outDir;
         const template = readFileSync(join(outDir, 'index.html'), 'utf8');
         // The shell stays available for the pages rendered in the browser only (/dashboard, 404).
@@ -186,6 +230,7 @@ function prerender(): Plugin {
         const bootCode = readFileSync(join(outDir, boot), 'utf8');
         const early = manifest['src/client/early-requests.ts']?.file;
         if (!early) throw new Error('prerender: src/client/early-requests.ts is not in the build manifest');
+        const earlyCode = readFileSync(join(outDir, early), 'utf8');
         // An import would hold the early requests back until the imported chunk had downloaded (it once waited for
         // the query chunk: the dashboard's first requests started 2.7 s late on the slow line).
         const earlyImports = manifest['src/client/early-requests.ts']?.imports ?? [];
@@ -214,7 +259,7 @@ function prerender(): Plugin {
               const styled = inlineStylesheets(template, outDir);
               const html = (
                 page.appShell
-                  ? appShellPage(styled, chunks, early, page.appShell.requests)
+                  ? appShellPage(styled, chunks, earlyCode, page.appShell.requests)
                   : bootAfterPaint(styled, chunks, bootCode)
               )
                 .replace(/<title>[^<]*<\/title>/, '')
@@ -309,7 +354,7 @@ function serviceWorker() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), noChunkCycles(), prerender(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), noChunkCycles(), firstScreenIcons(), prerender(), serviceWorker(), precompress()],
   resolve: {
     alias: [
       { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },
@@ -348,6 +393,15 @@ export default defineConfig({
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
+            // The dashboard's first screen's shared icons (FIRST_SCREEN_ICONS), apart from the rest.
+            {
+              name: 'first-icons',
+              test: new RegExp(
+                `lucide-react[\\\\/]dist[\\\\/]esm[\\\\/]icons[\\\\/](${FIRST_SCREEN_ICONS.join('|')})\\.mjs$`,
+              ),
+              minShareCount: 2,
+              priority: 1,
+            },
             // Icons used by more than one page: one small chunk instead of one request per icon.
             { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
             // What the app's entry loads before anything else (React, the router, the layouts' basics): one file.
@@ -373,13 +427,13 @@ export default defineConfig({
               test: /src[\\/]shared[\\/]plans\.ts$/,
               priority: 2,
             },
-            // The shadcn-style basics (cn with tailwind-merge, Button, Card, Input, Label) and what every form says with (the toasts, the
+            // The shadcn-style basics (cn, Button, Card, Input, Label; tailwind-merge comes after the first screen) and what every form says with (the toasts, the
             // API's error class): out of the entry (no prerendered page's first screen needs them), in one chunk of
             // their own that the forms of /contact and /auth share with the dashboard, rather than in the dashboard's
             // or the query group, which those pages would then load.
             {
               name: 'ui',
-              test: /src[\\/]client[\\/](lib[\\/](utils|api-error|toast|form-errors|session-channel)\.ts|components[\\/]ui[\\/](button|card|input|label)\.tsx)$|[\\/]node_modules[\\/]tailwind-merge[\\/]/,
+              test: /src[\\/]client[\\/](lib[\\/](utils|api-error|toast|form-errors|session-channel)\.ts|components[\\/]ui[\\/](button|card|input|label)\.tsx)$/,
               includeDependenciesRecursively: true,
               priority: 1,
             },
@@ -388,7 +442,13 @@ export default defineConfig({
             // no chunk is left importing another that imports it back.
             {
               name: 'query',
-              test: /src[\\/]client[\\/]app[\\/]layouts[\\/]query-layout\.tsx$|[\\/]node_modules[\\/]@tanstack[\\/]/,
+              test: (id: string) =>
+                /src[\\/]client[\\/]app[\\/]layouts[\\/]query-layout\.tsx$|[\\/]node_modules[\\/]@tanstack[\\/]/.test(
+                  id,
+                ) &&
+                !/[\\/](infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions|useSuspenseInfiniteQuery|hydration)\.js$/.test(
+                  id,
+                ),
               includeDependenciesRecursively: true,
               priority: 1,
             },

@@ -106,7 +106,9 @@ test("the dashboard opened with no signal starts from what the page's own early 
   await expect(page.getByRole('status')).toHaveText(OFFLINE);
   // The dashboard's frame read the snapshot while the app loaded (src/client/early-requests.ts), and the app took
   // that read instead of opening IndexedDB again (offline/snapshot-place.ts): nothing of it is left unclaimed.
-  await expect(page.locator('head script[type="module"][src*="/assets/early-"]')).toHaveCount(1);
+  // That script is written into the page itself (vite.config.ts, appShellPage).
+  await expect(page.locator('head script[type="module"][async]:not([src])')).toHaveCount(1);
+  expect(await page.locator('head script[type="module"][async]').textContent()).toContain('__rrEarlySnapshot');
   expect(await page.evaluate(() => 'ready' in document.documentElement.dataset)).toBe(true);
   expect(await page.evaluate(() => (globalThis as { __rrEarlySnapshot?: unknown }).__rrEarlySnapshot)).toBeUndefined();
   expect(await page.evaluate(() => performance.getEntriesByName('rr:cache-restored').length)).toBe(1);

@@ -8,6 +8,7 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from '@/lib/router';
 import { AppRoutes, matchesAt, resolveLazyRoutes } from '@/app/router';
 import { collectPageMeta } from '@/components/page-meta';
+import type { LazyPage } from '@/app/lazy-page';
 import type { EarlyRequest } from '@/lib/early-responses';
 import { PAGE_PATHS, PRERENDERED_VARIANTS, variantFileName } from '../src/shared/routes';
 
@@ -59,8 +60,14 @@ const PAGES: PrerenderedPage[] = [
   },
 ];
 
+/** Whether a page at `path` waits for tailwind-merge before it renders (lazyPage's `classMerger`). */
+const waitsForClassMerger = (path: string) =>
+  (matchesAt(path) ?? []).some(({ route }) => (route.Component as Partial<LazyPage> | undefined)?.classMerger);
+
 export const PRERENDERED_PAGES: PrerenderedPage[] = PAGES.map((page) => ({
   ...page,
+  // Its chunk comes with the page's own, not after them.
+  modules: waitsForClassMerger(page.path) ? [...page.modules, 'src/client/lib/class-merger.ts'] : page.modules,
   variants: PRERENDERED_VARIANTS.filter((v) => v.path === page.path).map((v) => ({
     url: `${page.path}?${new URLSearchParams({ [v.name]: v.value })}`,
     file: variantFileName(v),

@@ -2,7 +2,7 @@ import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack
 import { sessionQueryKey } from '@/features/auth/api/session';
 import { ApiError } from '@/lib/api-client';
 import { followConnectivity } from '@/offline/connectivity';
-import { OFFLINE_MAX_AGE_MS } from '@/offline/query-persistence';
+import { OFFLINE_MAX_AGE_MS } from '@/offline/snapshot-place';
 import { toastError } from '@/lib/toast';
 
 declare module '@tanstack/react-query' {

@@ -6,14 +6,22 @@ import { PublicLayout } from './layouts/public-layout';
 import { RootLayout } from './layouts/root-layout';
 
 /**
+ * Rendered without waiting for tailwind-merge (lazyPage's loadClassMerger): the marketing pages and the dashboard's
+ * first screen, whose class lists are conflict-free (src/client/app/first-screen-classes.test.tsx).
+ */
+const CONFLICT_FREE = { classMerger: false };
+
+/**
  * Pages that talk to the API get the query cache; the marketing pages do without it. The layout renders once the
  * cache kept on the device is restored.
  */
-const QueryLayout = lazyPage(() =>
-  import('./layouts/query-layout').then(async ({ Component, cacheRestored }) => {
-    await cacheRestored;
-    return { Component };
-  }),
+const QueryLayout = lazyPage(
+  () =>
+    import('./layouts/query-layout').then(async ({ Component, cacheRestored }) => {
+      await cacheRestored;
+      return { Component };
+    }),
+  { classMerger: false },
 );
 
 /**
@@ -28,13 +36,13 @@ export const routes: RouteNode[] = [
       {
         Component: PublicLayout,
         children: [
-          { index: true, Component: lazyPage(() => import('./routes/home')) },
-          { path: PAGE_PATHS.howItWorks, Component: lazyPage(() => import('./routes/how-it-works')) },
-          { path: PAGE_PATHS.pricing, Component: lazyPage(() => import('./routes/pricing')) },
-          { path: PAGE_PATHS.about, Component: lazyPage(() => import('./routes/about')) },
-          { path: PAGE_PATHS.faq, Component: lazyPage(() => import('./routes/faq')) },
-          { path: PAGE_PATHS.privacy, Component: lazyPage(() => import('./routes/privacy')) },
-          { path: PAGE_PATHS.terms, Component: lazyPage(() => import('./routes/terms')) },
+          { index: true, Component: lazyPage(() => import('./routes/home'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.howItWorks, Component: lazyPage(() => import('./routes/how-it-works'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.pricing, Component: lazyPage(() => import('./routes/pricing'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.about, Component: lazyPage(() => import('./routes/about'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.faq, Component: lazyPage(() => import('./routes/faq'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.privacy, Component: lazyPage(() => import('./routes/privacy'), CONFLICT_FREE) },
+          { path: PAGE_PATHS.terms, Component: lazyPage(() => import('./routes/terms'), CONFLICT_FREE) },
           // Without the query layout: its forms load what they need when first used (issue 34).
           { path: PAGE_PATHS.auth, Component: lazyPage(() => import('./routes/auth')) },
           {
@@ -48,7 +56,7 @@ export const routes: RouteNode[] = [
               { path: PAGE_PATHS.unsubscribe, Component: lazyPage(() => import('./routes/unsubscribe')) },
             ],
           },
-          { path: '*', Component: lazyPage(() => import('./routes/not-found')) },
+          { path: '*', Component: lazyPage(() => import('./routes/not-found'), CONFLICT_FREE) },
         ],
       },
       {
@@ -56,9 +64,9 @@ export const routes: RouteNode[] = [
         children: [
           {
             path: PAGE_PATHS.dashboard,
-            Component: lazyPage(() => import('./layouts/dashboard-layout')),
+            Component: lazyPage(() => import('./layouts/dashboard-layout'), CONFLICT_FREE),
             children: [
-              { index: true, Component: lazyPage(() => import('./routes/dashboard-home')) },
+              { index: true, Component: lazyPage(() => import('./routes/dashboard-home'), CONFLICT_FREE) },
               { path: PAGE_PATHS.myRides, Component: lazyPage(() => import('./routes/dashboard-rides')) },
               { path: PAGE_PATHS.myRequests, Component: lazyPage(() => import('./routes/dashboard-requests')) },
               { path: PAGE_PATHS.requestDetail, Component: lazyPage(() => import('./routes/dashboard-request')) },

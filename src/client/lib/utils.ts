@@ -1,17 +1,20 @@
 import { clsx, type ClassValue } from 'clsx';
-import { createTailwindMerge } from 'tailwind-merge';
-import { twMergeConfig } from './tw-merge-config';
 
 /**
- * tailwind-merge with only the class groups the app's classes belong to (scripts/tw-merge-config.mjs): 2.7 KB less
- * (brotli) on the first screen than its default configuration, and a class map about a quarter the size to build on
- * the first call (3.6 ms instead of 11 to 14 in Node). utils.test.ts proves it equal to the default.
+ * tailwind-merge, once src/client/lib/class-merger.ts has loaded. It is not on the dashboard's first screen (4.5 KB
+ * compressed of the slow line's first visit, issue 34): that screen's class lists are conflict-free, so they come out
+ * the same unmerged (src/client/app/first-screen-classes.test.tsx). Every other page waits for it before it renders
+ * (lazyPage in src/client/app/lazy-page.tsx), as does the toaster.
  */
-const twMerge = createTailwindMerge(twMergeConfig);
-// The first call builds the class map (about 25 ms in a slow phone's cold code): in a task of its own, queued before
-// the app's first render (src/client/main.tsx waits for it), not inside that render's task.
-if (typeof window !== 'undefined') setTimeout(() => twMerge(''), 0);
+let merge: ((classes: string) => string) | undefined;
 
+/** Called by class-merger.ts when it loads (and by a test that renders without it). */
+export function setClassMerger(merger: ((classes: string) => string) | undefined) {
+  merge = merger;
+}
+
+/** The class lists joined (clsx), a later class winning over an earlier one it conflicts with (tailwind-merge). */
 export function cn(...inputs: ClassValue[]) {
-  return twMerge(clsx(inputs));
+  const classes = clsx(inputs);
+  return merge ? merge(classes) : classes;
 }

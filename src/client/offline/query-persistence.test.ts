@@ -79,6 +79,31 @@ describe('the query cache kept on the device', () => {
     expect(calls.map((c) => c.path)).toEqual(['/auth/session']);
   });
 
+  it('started after the first screen (nothing was kept), it reads nothing and keeps what had loaded before it', async () => {
+    // Something on the device it must not bring back: it was told nothing was kept (the page's early read).
+    store.saved = {
+      version: 1,
+      userId: SAM.id,
+      savedAt: Date.now(),
+      state: { mutations: [], queries: [] },
+    };
+    const read = vi.spyOn(store, 'read');
+    const client = createQueryClient();
+    client.setQueryData(queryKeys.session, sessionOf(ADA));
+    client.setQueryData(queryKeys.myRides, rides);
+    const { restored, stop } = persistQueryCache(client, store, { restore: false });
+    stops.push(stop);
+    await restored;
+    await settle();
+    expect(read).not.toHaveBeenCalled();
+    expect(store.saved?.userId).toBe(ADA.id);
+    expect(keysIn(store.saved)).toEqual(expect.arrayContaining([[...queryKeys.session], [...queryKeys.myRides]]));
+    // And it follows from then on: signing out wipes the copy.
+    client.setQueryData(queryKeys.session, SIGNED_OUT);
+    await settle();
+    expect(store.saved).toBeUndefined();
+  });
+
   it('keeps nothing for a signed-out visitor', async () => {
     const client = createQueryClient();
     await persisted(client);

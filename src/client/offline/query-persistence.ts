@@ -2,7 +2,9 @@ import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient 
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import type { SessionInfo } from '@shared/auth';
 import { queryKeys } from '../lib/query-keys';
-import { SNAPSHOT_PLACE, takeEarlySnapshot } from './snapshot-place';
+import { OFFLINE_MAX_AGE_MS, SNAPSHOT_PLACE, takeEarlySnapshot } from './snapshot-place';
+
+export { OFFLINE_MAX_AGE_MS };
 
 /**
  * The query cache kept on the device (docs/weak-signal.md, 'Installable and offline'), so the dashboard opened with
@@ -28,8 +30,6 @@ export interface SnapshotStore {
 
 /** Raised when the snapshot's layout changes: an older one is dropped rather than misread. */
 const SNAPSHOT_VERSION = 1;
-/** A snapshot older than this is dropped; the app's cache keeps unused data as long (providers.tsx). */
-export const OFFLINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /**
  * Changes that arrive together (one answer updating several queries) are written together, right after: what is on
  * screen is on the device a moment later, not a second later. A list left, or the page reloaded, in that second
@@ -82,12 +82,14 @@ export function indexedDbSnapshots(): SnapshotStore {
 
 /**
  * Restores the last snapshot into `client` (`restored` settles once it is in, or when there is none) and from then
- * on keeps the snapshot in step with the cache. `stop` ends the keeping.
+ * on keeps the snapshot in step with the cache. `stop` ends the keeping. With `restore: false` (the page's early
+ * read found nothing kept, and the app has started without this code) nothing is read: the keeping starts from
+ * what the cache holds now.
  */
 export function persistQueryCache(
   client: QueryClient,
   store: SnapshotStore,
-  now: () => number = Date.now,
+  { now = Date.now, restore = true }: { now?: () => number; restore?: boolean } = {},
 ): { restored: Promise<void>; stop: () => void } {
   /** The person whose data the cache and the snapshot hold (null: nobody's). */
   let owner: string | null = null;
@@ -123,21 +125,28 @@ export function persistQueryCache(
     void client.resetQueries({ predicate: (query) => !isSession(query) });
   };
 
+  /** Takes the person the session names as the owner; the previous one's data goes. */
+  const followSession = () => {
+    const session = client.getQueryData<SessionInfo>(queryKeys.session);
+    // Unknown between a cleared cache and the signed-out state written next: wait for that.
+    if (session === undefined) return;
+    const user = session.user?.id ?? null;
+    if (user === owner) return;
+    const previous = owner;
+    owner = user;
+    if (previous !== null) forget();
+  };
+
   const follow = () => {
     unsubscribe = client.getQueryCache().subscribe((event) => {
-      const session = client.getQueryData<SessionInfo>(queryKeys.session);
-      // Unknown between a cleared cache and the signed-out state written next: wait for that.
-      if (session !== undefined) {
-        const user = session.user?.id ?? null;
-        if (user !== owner) {
-          const previous = owner;
-          owner = user;
-          if (previous !== null) forget();
-        }
-      }
+      followSession();
       const changed = event.type === 'removed' || (event.type === 'updated' && event.action.type === 'success');
       if (changed && owner !== null) timer ??= setTimeout(save, SAVE_DELAY_MS);
     });
+    if (restore) return;
+    // Started late: what loaded before now is kept as well.
+    followSession();
+    if (owner !== null) timer ??= setTimeout(save, SAVE_DELAY_MS);
   };
 
   // A phone switches apps without warning, and a page may be left at any moment: write what is pending then.
@@ -161,9 +170,11 @@ export function persistQueryCache(
     owner = snapshot.userId;
   };
 
-  const reading = store.read().then(apply, () => {
-    // No IndexedDB (an old browser, a locked-down profile): start empty.
-  });
+  const reading = restore
+    ? store.read().then(apply, () => {
+        // No IndexedDB (an old browser, a locked-down profile): start empty.
+      })
+    : Promise.resolve(void takeEarlySnapshot());
   let giveUp: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (giveUp = setTimeout(resolve, RESTORE_TIMEOUT_MS)));
   const restored = Promise.race([reading, timeout]).then(() => {

@@ -2,6 +2,8 @@ import '@testing-library/jest-dom/vitest';
 import { onlineManager } from '@tanstack/react-query';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+// Components render with tailwind-merge, as every page but the conflict-free ones does (src/client/app/lazy-page.tsx).
+import '@/lib/class-merger';
 
 // findBy* and waitFor wait for what they look for, up to this long: Testing Library's default second is shorter than a
 // busy CI machine's slowest render (ask-to-carry-button.test passed only on its retry in CI). A test that passes

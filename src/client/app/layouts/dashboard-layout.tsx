@@ -1,22 +1,6 @@
 import { PageMeta } from '@/components/page-meta';
-import {
-  Car,
-  ClipboardList,
-  Flag,
-  IdCard,
-  Landmark,
-  LayoutDashboard,
-  LifeBuoy,
-  LogOut,
-  Package,
-  Scale,
-  Search,
-  Settings,
-  Truck,
-  Wallet,
-  type LucideIcon,
-} from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { Car, ClipboardList, LayoutDashboard, LogOut, Package, Search, Settings, Truck, Wallet } from 'lucide-react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from '@/lib/router';
 import { OfflineBanner } from '@/offline/offline-banner';
 import { Button } from '@/components/ui/button';
@@ -39,6 +23,8 @@ import { useSignOut } from '@/features/auth/api/sign-out';
 import { MessagesNavLink } from '@/features/messages/components/messages-nav-link';
 import { NotificationsBell } from '@/features/notifications/components/notifications-bell';
 import { PAGE_PATHS } from '@shared/routes';
+import { loadClassMerger } from '../lazy-page';
+import { SidebarNavItem } from './sidebar-nav-item';
 
 /** The live stream checks each event against its contract (zod): loaded after the first screen, not with it. */
 const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default: m.LiveEvents })));
@@ -46,7 +32,9 @@ const LiveEvents = lazy(() => import('@/lib/live-events').then((m) => ({ default
  * The changes kept with no signal: none on a first visit, so the send queue (offline/send-queue.ts) comes after the
  * first screen too; on a return the service worker has it at once.
  */
-const WaitingToSend = lazy(() => import('@/offline/waiting-to-send').then((m) => ({ default: m.WaitingToSend })));
+const WaitingToSend = lazy(() =>
+  Promise.all([import('@/offline/waiting-to-send'), loadClassMerger()]).then(([m]) => ({ default: m.WaitingToSend })),
+);
 
 const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
@@ -58,14 +46,8 @@ const DASHBOARD_LINKS = [
   { to: PAGE_PATHS.payments, label: 'Payments', icon: Wallet, end: false },
 ] as const;
 
-/** Moderators only (the page and its API answer 404 to anyone else). */
-const ADMIN_LINKS = [
-  { to: PAGE_PATHS.adminReports, label: 'Reports', icon: Flag, end: false },
-  { to: PAGE_PATHS.adminPayments, label: 'All payments', icon: Landmark, end: false },
-  { to: PAGE_PATHS.adminDisputes, label: 'Disputes', icon: Scale, end: false },
-  { to: PAGE_PATHS.adminVerifications, label: 'ID checks', icon: IdCard, end: false },
-  { to: PAGE_PATHS.adminSupport, label: 'Support', icon: LifeBuoy, end: false },
-] as const;
+/** Moderators' links: their code comes only for a moderator (admin-nav-links.tsx). */
+const AdminNavLinks = lazy(() => import('./admin-nav-links').then((m) => ({ default: m.AdminNavLinks })));
 /** At the bottom, above 'Sign Out'. */
 const SETTINGS_LINK = { to: PAGE_PATHS.settings, label: 'Settings', icon: Settings, end: false } as const;
 
@@ -73,14 +55,6 @@ function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
   const signOut = useSignOut();
   const { isMobile, setOpenMobile } = useSidebar();
   const closeOnMobile = () => isMobile && setOpenMobile(false);
-  const navItem = ({ to, label, icon: Icon, end }: { to: string; label: string; icon: LucideIcon; end: boolean }) => (
-    <li key={to}>
-      <NavLink to={to} end={end} className={sidebarItemClass} title={label} onClick={closeOnMobile}>
-        <Icon aria-hidden />
-        <SidebarItemLabel>{label}</SidebarItemLabel>
-      </NavLink>
-    </li>
-  );
   return (
     <Sidebar label="Dashboard navigation">
       <SidebarHeader>
@@ -91,11 +65,17 @@ function DashboardSidebar({ isAdmin }: { isAdmin: boolean }) {
       <SidebarContent>
         <SidebarGroup label="Menu">
           <SidebarMenu>
-            {DASHBOARD_LINKS.map(navItem)}
+            {DASHBOARD_LINKS.map((link) => (
+              <SidebarNavItem key={link.to} link={link} onNavigate={closeOnMobile} />
+            ))}
             <li>
               <MessagesNavLink onClick={closeOnMobile} />
             </li>
-            {isAdmin && ADMIN_LINKS.map(navItem)}
+            {isAdmin ? (
+              <Suspense fallback={null}>
+                <AdminNavLinks onNavigate={closeOnMobile} />
+              </Suspense>
+            ) : null}
           </SidebarMenu>
         </SidebarGroup>
       </SidebarContent>
@@ -167,6 +147,8 @@ function DashboardPending() {
 export function Component() {
   const session = useSession();
   const location = useLocation();
+  // This screen renders without tailwind-merge (its classes need none); what opens from it next may need it.
+  useEffect(() => void loadClassMerger(), []);
 
   if (session.isPending) return <DashboardPending />;
   // With a session already known (loaded before, or kept on the device), a failed check keeps the dashboard: its

@@ -37,7 +37,11 @@ describe('Reports page and link', () => {
     renderAt(sessionOf(SAM, true));
     expect(await screen.findByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
     expect(screen.queryByText('Oops! Page not found')).not.toBeInTheDocument();
-    expect(within(sidebar()).getByRole('link', { name: 'Reports' })).toHaveAttribute('href', PAGE_PATHS.adminReports);
+    // The moderators' links come just after the first screen (app/layouts/admin-nav-links.tsx).
+    expect(await within(sidebar()).findByRole('link', { name: 'Reports' })).toHaveAttribute(
+      'href',
+      PAGE_PATHS.adminReports,
+    );
     expect(await screen.findByRole('article', { name: 'Report about Ada Field' })).toBeVisible();
   });
 

@@ -141,7 +141,7 @@ export function SidebarTrigger({ className, ...props }: React.ComponentProps<typ
     <Button
       variant="ghost"
       size="icon"
-      className={cn('size-11', className)}
+      className={className}
       onClick={toggleSidebar}
       aria-expanded={expanded}
       aria-keyshortcuts="Control+B Meta+B"

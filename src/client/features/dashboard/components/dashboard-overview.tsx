@@ -45,7 +45,8 @@ export function DashboardOverview({
         {STAT_CARDS.map((card) => (
           <Card key={card.key}>
             <CardHeader className="pb-2">
-              <CardTitle className="text-base font-medium text-muted-foreground">{card.label}</CardTitle>
+              {/* Not CardTitle: a smaller title, in classes that need no merging (the first screen renders without it). */}
+              <h2 className="text-base font-medium tracking-tight text-muted-foreground">{card.label}</h2>
             </CardHeader>
             <CardContent>
               {stats ? (

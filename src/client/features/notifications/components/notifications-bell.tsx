@@ -20,7 +20,7 @@ export function NotificationsBell({ className }: { className?: string }) {
     <NavLink
       to={PAGE_PATHS.notifications}
       title="Notifications"
-      className={cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'relative [&_svg]:size-5', className)}
+      className={cn(buttonVariants({ variant: 'ghost', size: 'iconLarge' }), 'relative', className)}
     >
       <Bell aria-hidden />
       <span className="sr-only">{unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}</span>

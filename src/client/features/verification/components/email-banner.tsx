@@ -28,12 +28,8 @@ export function EmailBanner({ email }: { email: string }) {
           </p>
         </div>
       </div>
-      <Button
-        variant="outline"
-        className="shrink-0 bg-white"
-        disabled={resend.isPending}
-        onClick={() => resend.mutate()}
-      >
+      {/* The outline button's own background is white: no class of its own for it (no merging on this screen). */}
+      <Button variant="outline" className="shrink-0" disabled={resend.isPending} onClick={() => resend.mutate()}>
         {resend.isPending ? 'Sending...' : EMAIL_BANNER_RESEND}
       </Button>
     </section>
