@@ -96,6 +96,36 @@ function firstScreenIcons(): Plugin {
   };
 }
 
+/**
+ * The app's own start, imported by nothing but the entry (index.html): main.tsx, the route table, the root and public layouts,
+ * the route error page, the toaster's host, and the public menu's icon. The entry chunk holds these alone
+ * (everything it shares with other chunks is in 'core'), and entryImportedByNone() fails the build if a chunk
+ * imports it: the dashboard's frame runs it from its HTML (appShellPage), so a second copy fetched by URL would start
+ * the app twice.
+ */
+const ENTRY_ONLY =
+  /[\\/]src[\\/]client[\\/](main|app[\\/](router|toaster-host|layouts[\\/](root|public)-layout|routes[\\/]route-error))\.tsx$|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]menu\.mjs$|^[^?]*[\\/]index\.html$/;
+
+/** No chunk imports the entry chunk, statically or lazily (see ENTRY_ONLY). */
+function entryImportedByNone(): Plugin {
+  return {
+    name: 'ruralroute-entry-imported-by-none',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((out) => out.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry && c.name === 'index');
+      if (!entry) this.error('no index entry chunk');
+      for (const chunk of chunks) {
+        if (chunk.imports.includes(entry.fileName) || chunk.dynamicImports.includes(entry.fileName))
+          this.error(
+            `${chunk.fileName} imports the entry chunk (${entry.fileName}): a module it wants is in ENTRY_ONLY ` +
+              `(${entry.moduleIds.map((id) => relative(process.cwd(), id)).join(', ')})`,
+          );
+      }
+    },
+  };
+}
+
 /** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
 const moduleChunk = new Map<string, string>();
 
@@ -168,25 +198,61 @@ function bootAfterPaint(html: string, chunks: string[], bootCode: string): strin
 
 /**
  * An app page's prerendered frame (the dashboard while the session is looked up) wants its scripts at once, not
- * after the paint: the HTML is small and the app is what the visitor came for. Vite's module script and preloads
- * stay in <head>, the route chunks join them as preloads (all fetched in parallel, no waterfall), the page's first
- * API requests start from a small script put first (src/client/early-requests.ts), written into the page (an inline
- * module, allowed by its hash like boot's, and async: it runs as soon as it is parsed). In a file of its own it came
- * a round trip after the HTML (0.9 s on the slow line of issue 34), and its requests then shared the line with the
- * app's scripts; inline, they start at once and its bytes travel with the HTML. Its #root is marked so the app
- * renders over the frame instead of hydrating it (src/client/main.tsx).
+ * after the paint: the app is what the visitor came for. At the top of <head>, before anything else the parser
+ * must read:
+ * - the page's first API requests, from a small script (src/client/early-requests.ts) written into the page (an
+ *   inline module, allowed by its hash like boot's, and async: it runs as soon as it is parsed); in a file of its
+ *   own it came a round trip after the HTML (0.9 s on the slow line of issue 34);
+ * - every chunk of the first screen as a modulepreload (all fetched in parallel, no waterfall): 'core' and the
+ *   route chunks.
+ * The entry's own code (what no other chunk imports, ENTRY_ONLY) is written into the page too, in place of Vite's
+ * module script, at the end of <body> (after the stylesheet and the frame, which paint first; a module script runs
+ * after the parse wherever it stands): on a slow line its bytes then travel with the HTML, in the round trip the
+ * browser spends waiting for the first chunk, instead of sharing the line with the chunks after it. Its #root is marked so the app renders
+ * over the frame instead of hydrating it (src/client/main.tsx).
  */
-function appShellPage(html: string, chunks: string[], earlyCode: string, requests: unknown[]): string {
+function appShellPage(
+  html: string,
+  chunks: string[],
+  earlyCode: string,
+  requests: unknown[],
+  entryCode: string,
+): string {
   if (/<\/script|<!--/i.test(earlyCode)) throw new Error('prerender: the early-requests chunk cannot be inlined');
-  const preloads = chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
-  return html
+  if (/<\/script|<!--/i.test(entryCode)) throw new Error('prerender: the entry chunk cannot be inlined');
+  const vitePreloads: string[] = [];
+  const withoutPreloads = html.replace(/<link rel="modulepreload"[^>]*>/g, (tag) => {
+    vitePreloads.push(tag);
+    return '';
+  });
+  const preloads =
+    vitePreloads.join('') + chunks.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+  const entry = /<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/;
+  if (!entry.test(withoutPreloads)) throw new Error('prerender: no module script in index.html');
+  return withoutPreloads
     .replace(
       /<meta charset="UTF-8" \/>/,
       (tag) =>
         `${tag}<script id="rr-early" type="application/json">${JSON.stringify(requests)}</script>` +
-        `<script type="module" async>${earlyCode.trim()}</script>`,
+        `<script type="module" async>${earlyCode.trim()}</script>${preloads}`,
     )
-    .replace(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"><\/script>/, (tag) => tag + preloads);
+    .replace(entry, '')
+    .replace('</body>', () => `<script type="module" crossorigin>${entryCode}</script></body>`);
+}
+
+/**
+ * The entry chunk's code to run from a page's HTML: its imports of other chunks ('./core-….js', relative to the
+ * chunk's own URL) made absolute, as a script in the page resolves them against the page's address. Every such
+ * import must name a file of the build.
+ */
+function inlineEntry(code: string, assetsDir: string): string {
+  const files = new Set(readdirSync(assetsDir));
+  const inline = code.replace(/(["'`])\.\/([\w.-]+\.js)\1/g, (_literal, quote: string, file: string) => {
+    if (!files.has(file)) throw new Error(`prerender: the entry imports ./${file}, which the build did not make`);
+    return `${quote}/assets/${file}${quote}`;
+  });
+  if (/(["'`])\.\.?\//.test(inline)) throw new Error('prerender: the entry keeps a relative import');
+  return inline.trim();
 }
 
 /**
@@ -231,6 +297,9 @@ function prerender(): Plugin {
         const early = manifest['src/client/early-requests.ts']?.file;
         if (!early) throw new Error('prerender: src/client/early-requests.ts is not in the build manifest');
         const earlyCode = readFileSync(join(outDir, early), 'utf8');
+        const entryFile = manifest['index.html']?.file;
+        if (!entryFile) throw new Error('prerender: index.html is not in the build manifest');
+        const entryCode = inlineEntry(readFileSync(join(outDir, entryFile), 'utf8'), join(outDir, 'assets'));
         // An import would hold the early requests back until the imported chunk had downloaded (it once waited for
         // the query chunk: the dashboard's first requests started 2.7 s late on the slow line).
         const earlyImports = manifest['src/client/early-requests.ts']?.imports ?? [];
@@ -259,7 +328,7 @@ function prerender(): Plugin {
               const styled = inlineStylesheets(template, outDir);
               const html = (
                 page.appShell
-                  ? appShellPage(styled, chunks, earlyCode, page.appShell.requests)
+                  ? appShellPage(styled, chunks, earlyCode, page.appShell.requests, entryCode)
                   : bootAfterPaint(styled, chunks, bootCode)
               )
                 .replace(/<title>[^<]*<\/title>/, '')
@@ -354,7 +423,16 @@ function serviceWorker() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), noChunkCycles(), firstScreenIcons(), prerender(), serviceWorker(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    noChunkCycles(),
+    firstScreenIcons(),
+    entryImportedByNone(),
+    prerender(),
+    serviceWorker(),
+    precompress(),
+  ],
   resolve: {
     alias: [
       { find: '@shared', replacement: new URL('./src/shared', import.meta.url).pathname },
@@ -404,12 +482,15 @@ export default defineConfig({
             },
             // Icons used by more than one page: one small chunk instead of one request per icon.
             { name: 'icons', test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, minShareCount: 2 },
-            // What the app's entry loads before anything else (React, the router, the layouts' basics): one file.
+            // What the app's entry loads before anything else (React, the router, the layouts' basics): one file,
+            // 'core'. The entry keeps only what no other chunk imports (ENTRY_ONLY), so the dashboard's frame can
+            // carry it in its HTML (see appShellPage).
             {
-              name: 'app',
+              name: 'core',
               tags: ['$initial'],
               test: (id: string) =>
-                !/[\\/]src[\\/]client[\\/](boot|early-requests|lib[\\/]early-responses)\.ts$/.test(id),
+                !/[\\/]src[\\/]client[\\/](boot|early-requests|lib[\\/]early-responses)\.ts$/.test(id) &&
+                !ENTRY_ONLY.test(id),
               priority: 2,
             },
             // Dates and their formats, for the dashboard and the public pages that show a date (/privacy, /terms):

@@ -130,7 +130,7 @@ test.describe('before the app is kept on the device', () => {
   });
 });
 
-test("a first visit to the dashboard asks for its data before the app's scripts arrive, and loads the inlined stylesheet never", async ({
+test("a first visit to the dashboard asks for its data before the app's scripts arrive, and never loads the stylesheet or the entry its HTML carries", async ({
   browser,
   baseURL,
 }) => {
@@ -158,8 +158,10 @@ test("a first visit to the dashboard asks for its data before the app's scripts 
   });
   const page = await context.newPage();
   const stylesheets: string[] = [];
+  const entries: string[] = [];
   page.on('request', (r) => {
     if (r.resourceType() === 'stylesheet') stylesheets.push(r.url());
+    if (/\/assets\/index-[^/]+\.js$/.test(r.url())) entries.push(r.url());
   });
   // The lazy chunks the dashboard imports once it is up (the live-events one among them) bring the entry's
   // stylesheet as a dependency; the page already has it inline.
@@ -168,5 +170,8 @@ test("a first visit to the dashboard asks for its data before the app's scripts 
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back!' })).toBeVisible();
   await liveEvents;
   expect(stylesheets).toEqual([]);
+  // The app's entry came with the HTML (vite.config.ts, appShellPage), and ran once: never fetched as a file.
+  expect(entries).toEqual([]);
+  expect(await page.evaluate(() => performance.getEntriesByName('rr:start').length)).toBe(1);
   await context.close();
 });

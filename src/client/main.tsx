@@ -13,7 +13,7 @@ import './styles.css';
 
 /**
  * Ends the current task and goes on in a new one, after anything already queued (a tap, a paint, the class merger's
- * warm-up that src/client/lib/utils.ts queues). Starting the app is several tasks instead of one (the modules'
+ * warm-up that src/client/lib/class-merger.ts queues when a page loads it). Starting the app is several tasks instead of one (the modules'
  * evaluation, finding and loading the page's code, the warm-up, then the hydration React slices itself): on a slow
  * phone none of them blocks input for long (Total Blocking Time).
  */
