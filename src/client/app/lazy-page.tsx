@@ -10,9 +10,15 @@ export interface PageModule {
  * from the first render (and a prerendered page hydrates with the classes the prerender gave it). The pages and
  * layouts given `classMerger: false` render without waiting: the dashboard's first screen (its class lists are
  * conflict-free, so unmerged they are the same: src/client/app/first-screen-classes.test.tsx proves it) and the
- * marketing pages (the same, and they never load it).
+ * marketing pages (the same, and they never load it). Its chunk failing to load (a weak signal) stops nothing: the
+ * page renders with its classes joined unmerged, which changes some looks, rather than the route's error screen; the
+ * next page tries again.
  */
-export const loadClassMerger = () => import('@/lib/class-merger').then(() => undefined);
+export const loadClassMerger = (): Promise<void> =>
+  import('@/lib/class-merger').then(
+    () => undefined,
+    () => undefined,
+  );
 
 /** A page whose code loads on demand; `preload` fetches it ahead of the render that needs it. */
 export type LazyPage = ComponentType & {
