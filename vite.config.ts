@@ -97,8 +97,8 @@ function firstScreenIcons(): Plugin {
 }
 
 /**
- * The app's own start, imported by nothing but the entry (index.html): main.tsx, the route table, the root and public layouts,
- * the route error page, the toaster's host, and the public menu's icon. The entry chunk holds these alone
+ * The app's own start, imported by nothing but the entry (index.html): main.tsx, the route table, the root and
+ * public layouts, the route error page, the toaster's host, and the public menu's icon. The entry chunk holds these alone
  * (everything it shares with other chunks is in 'core'), and entryImportedByNone() fails the build if a chunk
  * imports it: the dashboard's frame runs it from its HTML (appShellPage), so a second copy fetched by URL would start
  * the app twice.
@@ -125,6 +125,15 @@ function entryImportedByNone(): Plugin {
     },
   };
 }
+
+/** The query layout and TanStack Query: the `query` chunk group below. */
+const QUERY_GROUP = /src[\\/]client[\\/]app[\\/]layouts[\\/]query-layout\.tsx$|[\\/]node_modules[\\/]@tanstack[\\/]/;
+/**
+ * TanStack's modules the dashboard's first screen does not use, left out of that group: the infinite lists (the
+ * browse pages) and hydration (offline/query-persistence.ts, after the first screen).
+ */
+const OFF_THE_FIRST_SCREEN_TANSTACK =
+  /[\\/](infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions|useSuspenseInfiniteQuery|hydration)\.js$/;
 
 /** Each source module's output chunk (set by the prerender plugin): a module in a chunk group has no manifest key. */
 const moduleChunk = new Map<string, string>();
@@ -167,6 +176,12 @@ function inlineStylesheets(html: string, outDir: string): string {
   });
 }
 
+/** A chunk's code to write into a page inside <script>: refused if it could end that element early. */
+function inlineScript(code: string, what: string): string {
+  if (/<\/script|<!--/i.test(code)) throw new Error(`prerender: the ${what} chunk cannot be inlined`);
+  return code.trim();
+}
+
 /**
  * A prerendered page runs its scripts through src/client/boot.ts once its HTML has painted, instead of from <head>:
  * the module script Vite put there (and its preloads) is replaced by the list of chunks boot starts, and boot's own
@@ -180,7 +195,6 @@ function inlineStylesheets(html: string, outDir: string): string {
 function bootAfterPaint(html: string, chunks: string[], bootCode: string): string {
   const entry = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/);
   if (!entry) throw new Error('prerender: no module script in index.html');
-  if (/<\/script|<!--/i.test(bootCode)) throw new Error('prerender: the boot chunk cannot be inlined');
   const list = [entry[1]!, ...chunks.map((f) => `/${f}`)];
   return html
     .replace(entry[0], '')
@@ -192,7 +206,7 @@ function bootAfterPaint(html: string, chunks: string[], bootCode: string): strin
       '</head>',
       () =>
         `<script id="rr-chunks" type="application/json">${JSON.stringify(list)}</script>` +
-        `<script type="module">${bootCode.trim()}</script></head>`,
+        `<script type="module">${inlineScript(bootCode, 'boot')}</script></head>`,
     );
 }
 
@@ -208,8 +222,8 @@ function bootAfterPaint(html: string, chunks: string[], bootCode: string): strin
  * The entry's own code (what no other chunk imports, ENTRY_ONLY) is written into the page too, in place of Vite's
  * module script, at the end of <body> (after the stylesheet and the frame, which paint first; a module script runs
  * after the parse wherever it stands): on a slow line its bytes then travel with the HTML, in the round trip the
- * browser spends waiting for the first chunk, instead of sharing the line with the chunks after it. Its #root is marked so the app renders
- * over the frame instead of hydrating it (src/client/main.tsx).
+ * browser spends waiting for the first chunk, instead of sharing the line with the chunks after it. Its #root is
+ * marked so the app renders over the frame instead of hydrating it (src/client/main.tsx).
  */
 function appShellPage(
   html: string,
@@ -218,8 +232,6 @@ function appShellPage(
   requests: unknown[],
   entryCode: string,
 ): string {
-  if (/<\/script|<!--/i.test(earlyCode)) throw new Error('prerender: the early-requests chunk cannot be inlined');
-  if (/<\/script|<!--/i.test(entryCode)) throw new Error('prerender: the entry chunk cannot be inlined');
   const vitePreloads: string[] = [];
   const withoutPreloads = html.replace(/<link rel="modulepreload"[^>]*>/g, (tag) => {
     vitePreloads.push(tag);
@@ -234,10 +246,10 @@ function appShellPage(
       /<meta charset="UTF-8" \/>/,
       (tag) =>
         `${tag}<script id="rr-early" type="application/json">${JSON.stringify(requests)}</script>` +
-        `<script type="module" async>${earlyCode.trim()}</script>${preloads}`,
+        `<script type="module" async>${inlineScript(earlyCode, 'early-requests')}</script>${preloads}`,
     )
     .replace(entry, '')
-    .replace('</body>', () => `<script type="module" crossorigin>${entryCode}</script></body>`);
+    .replace('</body>', () => `<script type="module" crossorigin>${inlineScript(entryCode, 'entry')}</script></body>`);
 }
 
 /**
@@ -252,7 +264,7 @@ function inlineEntry(code: string, assetsDir: string): string {
     return `${quote}/assets/${file}${quote}`;
   });
   if (/(["'`])\.\.?\//.test(inline)) throw new Error('prerender: the entry keeps a relative import');
-  return inline.trim();
+  return inline;
 }
 
 /**
@@ -508,8 +520,8 @@ export default defineConfig({
               test: /src[\\/]shared[\\/]plans\.ts$/,
               priority: 2,
             },
-            // The shadcn-style basics (cn, Button, Card, Input, Label; tailwind-merge comes after the first screen) and what every form says with (the toasts, the
-            // API's error class): out of the entry (no prerendered page's first screen needs them), in one chunk of
+            // The shadcn-style basics (cn, Button, Card, Input, Label; tailwind-merge comes after the first screen) and
+            // what every form says with (the toasts, the API's error class): out of the entry (no prerendered page's first screen needs them), in one chunk of
             // their own that the forms of /contact and /auth share with the dashboard, rather than in the dashboard's
             // or the query group, which those pages would then load.
             {
@@ -523,13 +535,7 @@ export default defineConfig({
             // no chunk is left importing another that imports it back.
             {
               name: 'query',
-              test: (id: string) =>
-                /src[\\/]client[\\/]app[\\/]layouts[\\/]query-layout\.tsx$|[\\/]node_modules[\\/]@tanstack[\\/]/.test(
-                  id,
-                ) &&
-                !/[\\/](infiniteQueryObserver|useInfiniteQuery|infiniteQueryOptions|useSuspenseInfiniteQuery|hydration)\.js$/.test(
-                  id,
-                ),
+              test: (id: string) => QUERY_GROUP.test(id) && !OFF_THE_FIRST_SCREEN_TANSTACK.test(id),
               includeDependenciesRecursively: true,
               priority: 1,
             },

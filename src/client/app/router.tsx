@@ -21,7 +21,7 @@ const QueryLayout = lazyPage(
       await cacheRestored;
       return { Component };
     }),
-  { classMerger: false },
+  CONFLICT_FREE,
 );
 
 /**

@@ -137,16 +137,20 @@ export function persistQueryCache(
     if (previous !== null) forget();
   };
 
+  const saveSoon = () => {
+    if (owner !== null) timer ??= setTimeout(save, SAVE_DELAY_MS);
+  };
+
   const follow = () => {
     unsubscribe = client.getQueryCache().subscribe((event) => {
       followSession();
       const changed = event.type === 'removed' || (event.type === 'updated' && event.action.type === 'success');
-      if (changed && owner !== null) timer ??= setTimeout(save, SAVE_DELAY_MS);
+      if (changed) saveSoon();
     });
     if (restore) return;
     // Started late: what loaded before now is kept as well.
     followSession();
-    if (owner !== null) timer ??= setTimeout(save, SAVE_DELAY_MS);
+    saveSoon();
   };
 
   // A phone switches apps without warning, and a page may be left at any moment: write what is pending then.
