@@ -172,7 +172,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       bookingRoutes({
         service: createBookingService(db),
         reader: bookingReader,
-        transitions: createTransitions(db, attempts, s.payments),
+        transitions: createTransitions(db, attempts, s.payments, throttle),
         throttle,
       }),
     ],
@@ -181,7 +181,6 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       conversationRoutes({
         service: messages,
         throttle,
-        counter: attempts,
         messageLimit: {
           max: env.MESSAGE_LIMIT_PER_USER_MAX,
           windowMs: env.MESSAGE_LIMIT_PER_USER_WINDOW_SECONDS * 1000,

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import {
   bookingDetailSchema,
   bookingListRoleQuerySchema,
@@ -23,8 +22,8 @@ import { sendPage } from '../http/listing-routes';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
-import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
+import type { WriteThrottle } from '../limits';
 import type { BookingReader } from './detail';
 import type { BookingService } from './service';
 import { BOOKING_NOT_FOUND, type ActionInput, type Transitions } from './transitions';
@@ -177,8 +176,9 @@ export interface BookingRouteDeps {
   service: BookingService;
   reader: BookingReader;
   transitions: Transitions;
-  /** Guards every write (see writeThrottle in limits/middleware.ts). */
-  throttle: MiddlewareHandler<AppEnv>;
+  /** Guards every write (see writeThrottle in limits/middleware.ts): an offer counts it in its statement, the moves in
+   * their read (transitions.ts). */
+  throttle: WriteThrottle;
 }
 
 export function bookingRoutes({ service, reader, transitions, throttle }: BookingRouteDeps) {
@@ -193,10 +193,10 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
     return sendPage(c, await service.listMine(user.id, page, role));
   });
 
-  router.openapi({ ...acceptRoute, middleware: [throttle] }, async (c) => {
+  router.openapi(acceptRoute, async (c) => {
     const { user } = currentAuth(c);
     // Only request_id is read from the body: the driver is the session's user and the status is 'pending'.
-    return c.json(await service.accept(user, c.req.valid('json').request_id), 201);
+    return c.json(await service.accept(user, c.req.valid('json').request_id, throttle.folded(user.id)), 201);
   });
 
   router.openapi(
@@ -226,14 +226,14 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
 
   for (const action of Object.keys(ACTION_DESCRIPTIONS) as (keyof typeof ACTION_DESCRIPTIONS)[]) {
     router.openapi(
-      { ...actionRoute(action), middleware: [throttle] },
+      actionRoute(action),
       async (c) => c.json(await act(currentAuth(c).user.id, c.req.valid('param').id, action), 200),
       byId,
     );
   }
 
   router.openapi(
-    { ...chooseRoute, middleware: [throttle] },
+    chooseRoute,
     async (c) => {
       const body = c.req.valid('json') as z.infer<typeof chooseBody> | undefined;
       return c.json(
@@ -251,7 +251,7 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
   );
 
   router.openapi(
-    { ...cancelRoute, middleware: [throttle] },
+    cancelRoute,
     async (c) => {
       const { reason, details } = c.req.valid('json');
       const id = c.req.valid('param').id;
@@ -261,7 +261,7 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
   );
 
   router.openapi(
-    { ...completeRoute, middleware: [throttle] },
+    completeRoute,
     async (c) => {
       const { code, photo } = c.req.valid('form');
       const id = c.req.valid('param').id;

@@ -14,6 +14,7 @@ import { myListCache } from '../listings';
 import { bookings, deliveryRequests, profiles } from '../db/schema';
 import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
+import type { CountAnswer, FoldedLimits } from '../limits';
 
 const bookingCursor = z.tuple([cursorInstant, cursorUuid]);
 
@@ -53,10 +54,15 @@ function toBooking(row: BookingRow): Booking {
   };
 }
 
-/** What `rr_accept_offer` answers: a refusal (nothing written), or the new booking with its request's fields. */
+/**
+ * What `rr_accept_offer` answers: a hit over its allowance or a refusal (nothing written but the hits), or the new
+ * booking with its request's fields.
+ */
 type AcceptAnswer =
-  | { refused: 'request_unavailable' | 'own_request' | 'blocked' }
+  | { limited: CountAnswer; refused?: undefined }
+  | { refused: 'request_unavailable' | 'own_request' | 'blocked' | 'already_accepted'; limited?: undefined }
   | {
+      limited?: undefined;
       refused?: undefined;
       id: string;
       status: string;
@@ -69,13 +75,14 @@ type AcceptAnswer =
     };
 
 /**
- * The whole accept in one statement, in autocommit (migration 0040): one round trip instead of nine, prepared once
- * per connection (db/prepared.ts).
+ * The whole accept in one statement, in autocommit (migrations 0040 and 0044): one round trip instead of nine, the
+ * write throttle's hit counted first, prepared once per connection (db/prepared.ts).
  */
 const acceptStatement = preparedStatement(
   'accept_offer',
   () =>
-    sql`select rr_accept_offer(${sql.placeholder('requestId')}::uuid, ${sql.placeholder('driverId')}::uuid) as answer`,
+    sql`select rr_accept_offer(${sql.placeholder('requestId')}::uuid, ${sql.placeholder('driverId')}::uuid,
+      ${sql.placeholder('hits')}::jsonb) as answer`,
 );
 
 export function createBookingService(db: Db) {
@@ -87,19 +94,21 @@ export function createBookingService(db: Db) {
    * over live bookings settles a driver accepting twice. The request stays 'open'
    * (docs/decisions/006-accept-keeps-request-open.md) and the timeline starts with 'offered'. The requester is told
    * (in the app, and by e-mail through its job), then, as the last write, the driver's other tabs and the requester
-   * hear of the new offer live.
+   * hear of the new offer live. `limits` (the write throttle) are counted first, in the same statement: over them,
+   * nothing else is written.
    */
-  async function accept(driver: Pick<User, 'id'>, requestId: string): Promise<Booking> {
+  async function accept(driver: Pick<User, 'id'>, requestId: string, limits: FoldedLimits): Promise<Booking> {
     let answer: AcceptAnswer | undefined;
     try {
       [{ answer } = { answer: undefined }] = rowsOf<{ answer: AcceptAnswer }>(
-        await acceptStatement(db, { requestId, driverId: driver.id }),
+        await acceptStatement(db, { requestId, driverId: driver.id, hits: limits.json }),
       );
     } catch (err) {
       if (isUniqueViolation(err)) throw refusal('already_accepted');
       throw err;
     }
     if (!answer) throw new Error('rr_accept_offer answered nothing');
+    if (answer.limited) throw limits.refusal(answer.limited) ?? new Error('rr_accept_offer limited without a refusal');
     if (answer.refused === 'blocked') throw new DomainError('blocked', MESSAGING_ERRORS.blocked.message);
     if (answer.refused) throw refusal(answer.refused);
     return toBooking({

@@ -18,7 +18,7 @@ import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, payments as paymentRows } from '../db/schema';
 import { Outbox } from '../events';
-import type { AttemptCounter } from '../limits';
+import type { AttemptCounter, CountAnswer, FoldedLimits, LimitHit, WriteThrottle } from '../limits';
 import { notify, notifyInput, NOTIFY_SETTINGS, type NewNotification } from '../notifications';
 import {
   CHOICE_COLUMNS,
@@ -237,6 +237,14 @@ function noticeOf(move: Move, booking: Parties, actorId: string, input: ActionIn
   }
 }
 
+/** The load's columns that are never null once the booking was found (its left joins make them nullable). */
+const JOINED_COLUMNS = ['id', 'requestId', 'driverId', 'requesterId', 'title', 'status', 'requestStatus'] as const;
+
+/** Whether the left-joined row was found: `keys` are then known not to be null. */
+function joined<T, K extends keyof T>(row: T, keys: readonly K[]): row is T & { [P in K]: NonNullable<T[P]> } {
+  return keys.every((k) => row[k] !== null && row[k] !== undefined);
+}
+
 /** One move of a booking (every move but cancel) in one statement: rr_booking_move (migration 0042). */
 const moveStatement = preparedStatement(
   'booking_move',
@@ -266,10 +274,22 @@ function refusalFrom(code: string): DomainError {
  * completion with a photo runs it in a transaction that stores the photo first. Cancel, whose refund depends on the
  * pickup as committed when the booking's row is locked, runs here statement by statement (`cancel`).
  */
-export function createTransitions(db: Db, attempts: AttemptCounter, payments: PaymentFlow) {
-  /** The move's one read, prepared once (planned per connection): the booking, its request, what paying needs. */
+export function createTransitions(
+  db: Db,
+  attempts: AttemptCounter,
+  payments: PaymentFlow,
+  /** The write throttle, counted in the move's read (limits/middleware.ts). */
+  throttle: WriteThrottle,
+) {
+  /**
+   * The move's one read, prepared once (planned per connection): the write throttle's hit (rr_count_hits, counted
+   * whether or not the booking is found, as the middleware counted it), then the booking, its request and what paying
+   * needs. The hit is its own row, left-joined to the booking's, so a booking that is not found still counts.
+   */
+  const hit = sql`(select rr_count_hits(${sql.placeholder('hits')}::jsonb) as counted) as hit`;
   const loadStatement = db
     .select({
+      counted: sql<CountAnswer>`hit.counted`,
       // What choosing pays (payments/flow.ts), and what completing releases, read here rather than in queries of
       // their own.
       ...CHOICE_COLUMNS,
@@ -281,53 +301,82 @@ export function createTransitions(db: Db, attempts: AttemptCounter, payments: Pa
       onHoldChargebackId: bookings.onHoldChargebackId,
       requestStatus: deliveryRequests.status,
     })
-    .from(bookings)
-    .innerJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
+    .from(hit)
+    .leftJoin(bookings, and(eq(bookings.id, sql.placeholder('bookingId')), involves(sql.placeholder('userId'))))
+    .leftJoin(deliveryRequests, eq(deliveryRequests.id, bookings.requestId))
     .leftJoin(paymentRows, HELD_JOIN)
-    .where(and(eq(bookings.id, sql.placeholder('bookingId')), involves(sql.placeholder('userId'))))
     .prepare('booking_move_load');
 
-  async function load(userId: string, bookingId: string) {
-    const [row] = await loadStatement.execute({ bookingId, userId });
+  async function load(userId: string, bookingId: string, limits: FoldedLimits) {
+    const [row] = await loadStatement.execute({ bookingId, userId, hits: limits.json });
+    if (!row) throw new Error('booking_move_load answered no row');
+    // The write throttle's refusal comes first; the delivery code's lock only once the move is known to need it.
+    const refused = limits.refusal(row.counted);
+    const codeLocked = refused?.code === 'delivery_code_locked' ? refused : null;
+    if (refused && !codeLocked) throw refused;
+    const { counted: _counted, ...columns } = row;
     // Only the booking's two people learn that it exists.
-    if (!row) throw notFound(BOOKING_NOT_FOUND);
-    const role: BookingRole = row.driverId === userId ? 'driver' : 'requester';
+    if (!joined(columns, JOINED_COLUMNS)) throw notFound(BOOKING_NOT_FOUND);
+    const booking = columns;
+    const role: BookingRole = booking.driverId === userId ? 'driver' : 'requester';
     // The columns' CHECKs are built from the shared status lists.
     return {
-      ...row,
+      ...booking,
       role,
-      status: row.status as BookingStatus,
-      requestStatus: row.requestStatus as RequestStatus,
-      onHold: holdOf(row) !== null,
-      hold: holdOf(row),
+      codeLocked,
+      status: booking.status as BookingStatus,
+      requestStatus: booking.requestStatus as RequestStatus,
+      onHold: holdOf(booking) !== null,
+      hold: holdOf(booking),
     };
   }
   type Loaded = Awaited<ReturnType<typeof load>>;
 
+  /** The delivery code's tries on a booking: over DELIVERY_CODE_MAX_ATTEMPTS in the window, it is locked. */
+  const codeLockOf = (retryAfterSeconds: number) =>
+    new DomainError('delivery_code_locked', LIFECYCLE_ERRORS.delivery_code_locked.message, { retryAfterSeconds });
+  /** Whether one more try would pass, counting nothing: checked in the move's read, so a right code costs no round trip. */
+  const codeCheck = (bookingId: string): LimitHit => ({
+    scope: 'delivery-code',
+    subject: bookingId,
+    limit: CODE_LIMIT,
+    check: true,
+    refuse: codeLockOf,
+  });
+
   /**
    * complete's proof, before any write. A photo that is not even a JPEG, PNG or WebP of at most 10 MB is refused
-   * first (no try counted). The code is compared in constant time, then the try goes through attempt_counters (one
-   * atomic upsert, shared by every instance): a wrong code is counted, a right one only checked (it would give its
-   * count back), both in the order of the tries on the key, so parallel guesses see distinct counts and at most
-   * DELIVERY_CODE_MAX_ATTEMPTS are answered per window; past it every try, a right one too, is told to wait, so the
-   * comparison tells nothing then. Only wrong codes lock. Last, the photo is decoded and re-encoded (the costly part,
-   * for the driver who knows the code only); a file that fails refuses the whole completion.
+   * first (no try counted). The code is compared in constant time; the tries go through attempt_counters (atomic
+   * upserts, shared by every instance): a right one was only checked, in the move's read (it would give its count
+   * back), a wrong one is counted here, both in the order of the tries on the key, so parallel guesses see distinct
+   * counts and at most DELIVERY_CODE_MAX_ATTEMPTS are answered per window; past it every try, a right one too, is told
+   * to wait, so the comparison tells nothing then. Only wrong codes lock. Last, the photo is decoded and re-encoded
+   * (the costly part, for the driver who knows the code only); a file that fails refuses the whole completion.
    */
-  async function proveHandoff(booking: { id: string; deliveryCode: string | null }, input: ActionInput) {
+  async function proveHandoff(
+    booking: { id: string; deliveryCode: string | null; codeLocked: DomainError | null },
+    input: ActionInput,
+  ) {
     const upload = await readPhotoUpload(input.photo);
     const right = booking.deliveryCode !== null && sameCode(input.code ?? '', booking.deliveryCode);
-    const counted = await (right ? attempts.check : attempts.hit)('delivery-code', booking.id, CODE_LIMIT);
-    if (!counted.allowed)
-      throw new DomainError('delivery_code_locked', LIFECYCLE_ERRORS.delivery_code_locked.message, {
-        retryAfterSeconds: counted.retryAfterSeconds,
-      });
-    if (!right) throw new DomainError('wrong_delivery_code', LIFECYCLE_ERRORS.wrong_delivery_code.message);
+    if (right && booking.codeLocked) throw booking.codeLocked;
+    if (!right) {
+      const counted = await attempts.hit('delivery-code', booking.id, CODE_LIMIT);
+      throw counted.allowed
+        ? new DomainError('wrong_delivery_code', LIFECYCLE_ERRORS.wrong_delivery_code.message)
+        : codeLockOf(counted.retryAfterSeconds);
+    }
     return upload ? toStoredPhoto(upload) : undefined;
   }
 
-  /** Takes `action` on the booking as `userId`: 404 to anyone but its two people, 409 when the table forbids it. */
+  /**
+   * Takes `action` on the booking as `userId`: 429 over the write throttle (counted in the move's read), 404
+   * to anyone but its two people, 409 when the table forbids it.
+   */
   async function perform(userId: string, bookingId: string, action: BookingAction, input: ActionInput = {}) {
-    const booking = await load(userId, bookingId);
+    // Completing with the code also checks the code's tries, in the same read.
+    const limits = throttle.folded(userId, ...(action === 'complete' ? [codeCheck(bookingId)] : []));
+    const booking = await load(userId, bookingId, limits);
     const move = findMove(action, booking.role, booking);
     if (!move)
       throw booking.onHold && booking.status === 'confirmed' ? onHold(booking.hold ?? 'dispute') : stateChanged();

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { passwordVerifications } from '../auth/password';
-import { contactMessages } from '../db/schema';
+import { bookings, contactMessages, messages } from '../db/schema';
 import { STRONG_PASSWORD, setupTwoInstances } from '../test/harness';
-import { rideBody } from '../test/marketplace';
+import { requestBody, rideBody } from '../test/marketplace';
 
 const realPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -59,5 +61,56 @@ describe.skipIf(!realPostgres)('limits shared by two instances (real PostgreSQL 
     );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(4);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(6);
+  });
+
+  // The hot writes count the throttle inside their own statement (migration 0044): the same allowance, across instances.
+  it('throttles one driver’s offers, sent at once to both instances, inside each offer’s statement', async () => {
+    const owner = await signUpAndIn('Owner', '10.44.0.1');
+    const other = await signUpAndIn('Other owner', '10.44.0.2');
+    const open: string[] = [];
+    for (const who of [owner, owner, owner, other, other, other])
+      open.push(
+        (await instances[0]!<{ id: string }>('POST', '/requests', { cookie: who.token, body: requestBody() })).body.id,
+      );
+    const driver = await signUpAndIn('Driver', '10.44.0.3');
+    const answers = await Promise.all(
+      open.map((id, i) => instances[i % 2]!('POST', '/bookings', { cookie: driver.token, body: { request_id: id } })),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(4);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(2);
+    const booked = await ctx.databases[0].db.select().from(bookings).where(eq(bookings.driverId, driver.user.id));
+    expect(booked).toHaveLength(4);
+  });
+
+  it('throttles one person’s messages and booking moves, sent at once to both instances', async () => {
+    const owner = await signUpAndIn('Sender', '10.45.0.1');
+    const req = (await instances[0]!<{ id: string }>('POST', '/requests', { cookie: owner.token, body: requestBody() }))
+      .body.id; // 1 write
+    const driver = await signUpAndIn('Driver two', '10.45.0.2');
+    const booking = (
+      await instances[1]!<{ id: string }>('POST', '/bookings', { cookie: driver.token, body: { request_id: req } })
+    ).body.id;
+    const sent = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        instances[i % 2]!('POST', `/bookings/${booking}/messages`, {
+          cookie: owner.token,
+          body: { body: `Message ${i}`, client_id: randomUUID() },
+        }),
+      ),
+    );
+    expect(sent.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(sent.filter((r) => r.status === 429)).toHaveLength(3);
+    const stored = await ctx.databases[0].db.select().from(messages).where(eq(messages.bookingId, booking));
+    expect(stored).toHaveLength(3);
+    // The driver (1 write so far) withdraws ten times at once: 3 pass the throttle (one withdraws, two find it
+    // withdrawn), the other 7 are refused before the move's read finds anything.
+    const moves = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        instances[i % 2]!('POST', `/bookings/${booking}/withdraw`, { cookie: driver.token, body: {} }),
+      ),
+    );
+    expect(moves.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(moves.filter((r) => r.status === 409)).toHaveLength(2);
+    expect(moves.filter((r) => r.status === 429)).toHaveLength(7);
   });
 });

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { attemptCounters, bookings, deliveryRequests, rides } from '../db/schema';
+import { rowsOf } from '../db/result-rows';
 import { counterKey } from '../limits/attempt-counter';
 import { setupTestApp, type CallResult } from '../test/harness';
 import { requestBody, rideBody } from '../test/marketplace';
@@ -29,6 +30,15 @@ const requestsOf = async (userId: string) =>
   (await ctx.database.db.select().from(deliveryRequests).where(eq(deliveryRequests.userId, userId))).length;
 const bookingsOf = async (userId: string) =>
   (await ctx.database.db.select().from(bookings).where(eq(bookings.driverId, userId))).length;
+
+/** The count of `subject`'s window in `scope` (0 when it has none). */
+async function hitsOf(scope: string, subject: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ hits: attemptCounters.hits })
+    .from(attemptCounters)
+    .where(eq(attemptCounters.key, counterKey(scope, subject)));
+  return row?.hits ?? 0;
+}
 
 const postRide = (token: string) => call<{ id: string }>('POST', '/rides', { cookie: token, body: rideBody() });
 const postRequest = (token: string) =>
@@ -107,6 +117,55 @@ describe('per-user write throttle', () => {
       (await call('POST', `/bookings/${offers[2]}/cancel`, { cookie: d.token, body: { reason: 'other' } })).status,
     ).toBe(409);
     expectThrottled(await call('POST', `/bookings/${offers[2]}/complete`, { cookie: d.token, form }));
+  });
+
+  it('counts a second offer on the same request, refused as already accepted, and books nothing more', async () => {
+    const owner = await signUpAndIn();
+    const req = (await postRequest(owner.token)).body.id;
+    const driver = await signUpAndIn();
+    const offer = () => call('POST', '/bookings', { cookie: driver.token, body: { request_id: req } });
+    expect((await offer()).status).toBe(201);
+    expect((await offer()).body).toMatchObject({ code: 'already_accepted' });
+    expect((await offer()).body).toMatchObject({ code: 'already_accepted' });
+    expectThrottled(await offer());
+    expect(await bookingsOf(driver.user.id)).toBe(1);
+    expect(await hitsOf('write', driver.user.id)).toBe(4);
+  });
+
+  it('counts a message against the write throttle first: a refused one uses none of the messages’ allowance', async () => {
+    const owner = await signUpAndIn();
+    const req = (await postRequest(owner.token)).body.id; // owner: 1 write
+    const driver = await signUpAndIn();
+    const booking = (
+      await call<{ id: string }>('POST', '/bookings', { cookie: driver.token, body: { request_id: req } })
+    ).body.id;
+    const send = (body: string) =>
+      call('POST', `/bookings/${booking}/messages`, {
+        cookie: owner.token,
+        body: { body, client_id: crypto.randomUUID() },
+      });
+    expect((await send('First')).status).toBe(201);
+    expect((await send('Second')).status).toBe(201);
+    expectThrottled(await send('Third'));
+    expect(await hitsOf('message', owner.user.id)).toBe(2);
+    const stored = await ctx.database.db.execute(
+      sql`select count(*)::int as n from messages where booking_id = ${booking}`,
+    );
+    expect(rowsOf<{ n: number }>(stored)[0]?.n).toBe(2);
+  });
+
+  it('lets exactly the allowance through when one driver sends ten offers at once', async () => {
+    const owners = [await signUpAndIn(), await signUpAndIn(), await signUpAndIn(), await signUpAndIn()];
+    const open: string[] = [];
+    for (const owner of owners)
+      for (let i = 0; i < 3; i++) if (open.length < 10) open.push((await postRequest(owner.token)).body.id);
+    const driver = await signUpAndIn();
+    const answers = await Promise.all(
+      open.map((id) => call('POST', '/bookings', { cookie: driver.token, body: { request_id: id } })),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const refused of answers.filter((r) => r.status !== 201)) expectThrottled(refused);
+    expect(await bookingsOf(driver.user.id)).toBe(3);
   });
 
   it('asks for a session before counting anything', async () => {

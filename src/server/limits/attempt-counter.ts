@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { preparedStatement } from '../db/prepared';
+import { rowsOf } from '../db/result-rows';
 import { attemptCounters } from '../db/schema';
 
 /** At most `max` hits per fixed window of `windowMs`. */
@@ -19,6 +21,34 @@ export interface Hit {
 
 const SWEEP_EVERY_MS = 5 * 60_000;
 
+/** One hit as rr_count_hits takes it (migration 0044): `adds` is 1 for a hit, 0 for a check. */
+export interface HitArgument {
+  key: string;
+  window_ms: number;
+  max: number;
+  adds: 0 | 1;
+}
+
+/**
+ * What rr_count_hits answers: the index of the first hit over its allowance (the ones after it are not counted) or
+ * null, and that hit's window (or the last hit's when none is over).
+ */
+export interface CountAnswer {
+  refused: number | null;
+  retry_after?: number;
+  window_start?: string;
+}
+
+/**
+ * The counter's one statement, the database function that is also called inside the writes that fold their hits
+ * into their own statement (one copy of the upsert). A named prepared statement: every sign-in and every write that
+ * does not fold its hits runs it, so it is parsed and planned once per connection.
+ */
+const countStatement = preparedStatement(
+  'attempt_counter_count',
+  () => sql`select rr_count_hits(${sql.placeholder('hits')}::jsonb) as counted`,
+);
+
 /**
  * The stored key: the scope in clear (for operators), then a SHA-256 of what is counted, so no address or e-mail
  * is written to the table. The fixed prefix keeps these hashes apart from any other SHA-256 of the same text.
@@ -29,65 +59,35 @@ export function counterKey(scope: string, subject: string): string {
 }
 
 /**
- * Attempt counters in PostgreSQL, shared by every app instance on the database. Each hit is ONE statement that
- * inserts the key or increments it (restarting the window once it has ended) and returns the new count, so
- * parallel requests on any number of connections each see a distinct count and exactly `max` of them pass.
+ * Attempt counters in PostgreSQL, shared by every app instance on the database. Each hit is ONE statement
+ * (rr_count_hits) that inserts the key or increments it (restarting the window once it has ended) under the row's
+ * lock, so parallel requests on any number of connections each see a distinct count and exactly `max` of them pass.
  * Time is the database's now(), so instances with skewed clocks agree.
  */
 export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {}) {
   const sweepEveryMs = opts.sweepEveryMs ?? SWEEP_EVERY_MS;
   let lastSweep = Date.now();
-  const ended = sql`${attemptCounters.windowEnd} <= now()`;
+
+  async function count(kind: 'hit' | 'check', scope: string, subject: string, limit: WindowLimit): Promise<Hit> {
+    const argument = hitArgument(scope, subject, limit, kind === 'hit' ? 1 : 0);
+    const [row] = rowsOf<{ counted: CountAnswer }>(await countStatement(db, { hits: JSON.stringify([argument]) }));
+    const counted = row?.counted;
+    if (!counted?.window_start) throw new Error(`attempt counter ${kind} returned no row`);
+    return {
+      allowed: counted.refused === null,
+      retryAfterSeconds: Number(counted.retry_after),
+      key: argument.key,
+      windowStart: new Date(counted.window_start),
+    };
+  }
 
   /**
-   * The counter's one statement, a named prepared statement (every write and sign-in runs it, so it is parsed and
-   * planned once per connection and drizzle builds it once per process): inserts the key or adds `adds` to its count
-   * (1 for a hit, 0 for a check), restarting the window once it has ended, and returns the count. A check takes the
-   * row's lock (or waits for the pending insert of the same key) exactly as a hit does, so it sees every hit ordered
-   * before it.
+   * A hit as rr_count_hits takes it, for a write that counts its hits inside its own statement (enforce.ts
+   * `foldLimits`) instead of a round trip before it.
    */
-  const upsert = (adds: 0 | 1, name: string) =>
-    db
-      .insert(attemptCounters)
-      .values({
-        key: sql.placeholder('key'),
-        hits: adds,
-        windowStart: sql`now()`,
-        windowEnd: sql`now() + ${sql.placeholder('windowMs')}::float8 * interval '1 millisecond'`,
-      })
-      .onConflictDoUpdate({
-        target: attemptCounters.key,
-        set: {
-          // Saturates instead of overflowing integer under an endless flood on one key in a long window.
-          // excluded.hits is this statement's `adds`.
-          hits: sql`case when ${ended} then excluded.hits else least(${attemptCounters.hits}, 2147483646) + excluded.hits end`,
-          windowStart: sql`case when ${ended} then excluded.window_start else ${attemptCounters.windowStart} end`,
-          windowEnd: sql`case when ${ended} then excluded.window_end else ${attemptCounters.windowEnd} end`,
-        },
-      })
-      .returning({
-        hits: attemptCounters.hits,
-        windowStart: attemptCounters.windowStart,
-        // The clock now, not the transaction's start: a statement that waited on the row while another set the window
-        // started before that window's start, and would wait 901 s of a 900 s window ('16 minutes'; seen in CI).
-        retryAfterSeconds: sql<number>`greatest(1, ceil(extract(epoch from ${attemptCounters.windowEnd} - clock_timestamp())))::int`,
-      })
-      .prepare(name);
-  const statements = { hit: upsert(1, 'attempt_counter_hit'), check: upsert(0, 'attempt_counter_check') };
-
-  async function count(kind: keyof typeof statements, scope: string, subject: string, limit: WindowLimit) {
+  function hitArgument(scope: string, subject: string, limit: WindowLimit, adds: 0 | 1 = 1): HitArgument {
     maybeSweep();
-    const key = counterKey(scope, subject);
-    const [row] = await statements[kind].execute({ key, windowMs: limit.windowMs });
-    if (!row) throw new Error(`attempt counter ${kind} returned no row`);
-    // A check's own try is not in the count: it passes when one more would still be within `max`.
-    const tries = row.hits + (kind === 'check' ? 1 : 0);
-    return {
-      allowed: tries <= limit.max,
-      retryAfterSeconds: Number(row.retryAfterSeconds),
-      key,
-      windowStart: row.windowStart,
-    };
+    return { key: counterKey(scope, subject), window_ms: limit.windowMs, max: limit.max, adds };
   }
 
   /** Counts one try of `subject` in `scope`; `allowed` while the window's count is at most `limit.max`. */
@@ -135,7 +135,7 @@ export function createAttemptCounter(db: Db, opts: { sweepEveryMs?: number } = {
     sweep().catch((err: unknown) => console.warn('[limits] sweeping attempt counters failed:', err));
   }
 
-  return { hit, check, release, clear, sweep };
+  return { hit, check, release, clear, sweep, hitArgument };
 }
 
 export type AttemptCounter = ReturnType<typeof createAttemptCounter>;

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { idParamSchema, INPUT_FALLBACK_MESSAGE, pageQuerySchema, pageSchema } from '../../shared/marketplace';
 import {
   conversationPageSchema,
@@ -14,9 +13,8 @@ import { objectBody } from '../http/body';
 import { errorResponses, jsonBody } from '../http/openapi';
 import { notFoundOnBadId } from '../http/params';
 import { currentAuth, requireAuth } from '../http/session';
-import type { AppEnv } from '../http/types';
 import { createRouter } from '../http/validation';
-import { enforceLimit, type AttemptCounter, type WindowLimit } from '../limits';
+import { tooManyRequests, type WindowLimit, type WriteThrottle } from '../limits';
 import { BOOKING_NOT_FOUND, type MessageService } from './service';
 
 export const MESSAGE_LIMIT_MESSAGE = "You're sending messages too quickly. Please wait a moment.";
@@ -106,22 +104,25 @@ const unreadRoute = createRoute({
 
 export interface MessageRouteDeps {
   service: MessageService;
-  /** The general write throttle (limits/middleware.ts). */
-  throttle: MiddlewareHandler<AppEnv>;
-  /** Messages have their own allowance per user, counted in PostgreSQL like every limit. */
-  counter: AttemptCounter;
+  /** The general write throttle (limits/middleware.ts); a message counts it in its own statement. */
+  throttle: WriteThrottle;
+  /** Messages have their own allowance per user, counted in PostgreSQL like every limit (after the write throttle). */
   messageLimit: WindowLimit;
 }
 
 /** `/bookings/{id}/messages...`: mounted beside the booking routes. */
-export function conversationRoutes({ service, throttle, counter, messageLimit }: MessageRouteDeps) {
+export function conversationRoutes({ service, throttle, messageLimit }: MessageRouteDeps) {
   const router = createRouter();
   router.use('*', requireAuth);
   const byId = notFoundOnBadId(BOOKING_NOT_FOUND);
-  const limitMessages: MiddlewareHandler<AppEnv> = async (c, next) => {
-    await enforceLimit(counter, 'message', currentAuth(c).user.id, messageLimit, () => MESSAGE_LIMIT_MESSAGE);
-    await next();
-  };
+  /** A message's hits: the write throttle's, then the messages' own allowance. */
+  const limitsOf = (userId: string) =>
+    throttle.folded(userId, {
+      scope: 'message',
+      subject: userId,
+      limit: messageLimit,
+      refuse: (retryAfterSeconds) => tooManyRequests(MESSAGE_LIMIT_MESSAGE, retryAfterSeconds),
+    });
 
   router.openapi(
     pageRoute,
@@ -130,9 +131,10 @@ export function conversationRoutes({ service, throttle, counter, messageLimit }:
   );
 
   router.openapi(
-    { ...sendRoute, middleware: [throttle, limitMessages] },
+    sendRoute,
     async (c) => {
-      const sent = await service.send(currentAuth(c).user.id, c.req.valid('param').id, c.req.valid('json'));
+      const userId = currentAuth(c).user.id;
+      const sent = await service.send(userId, c.req.valid('param').id, c.req.valid('json'), limitsOf(userId));
       return sent.created ? c.json(sent.message, 201) : c.json(sent.message, 200);
     },
     byId,

@@ -16,6 +16,7 @@ import type { Db } from '../db/client';
 import { decodeCursor, encodeCursor } from '../db/cursor';
 import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
+import type { CountAnswer, FoldedLimits } from '../limits';
 import { cursorInstant, cursorUuid, keysetList, type PageRequest } from '../db/keyset';
 import { bookings, messages, notifications } from '../db/schema';
 import { Outbox } from '../events';
@@ -56,18 +57,23 @@ const toMessage = (m: MessageRow): Message => ({
 const stateOf = (isClosed: boolean, isBlocked: boolean): ConversationState =>
   isClosed ? 'closed' : isBlocked ? 'blocked' : 'open';
 
-/** What `rr_send_message` answers (migration 0041). */
-type SendAnswer = { message: Message } | { prior: Message } | { refused: 'not_found' | 'closed' | 'blocked' };
+/** What `rr_send_message` answers (migrations 0041 and 0044). */
+type SendAnswer =
+  | { message: Message }
+  | { prior: Message }
+  | { refused: 'not_found' | 'closed' | 'blocked' }
+  | { limited: CountAnswer };
 
 /**
- * The whole send in one statement, in autocommit (migration 0041, decision 037), prepared once per connection: the
- * settings kept in TypeScript are its arguments.
+ * The whole send in one statement, in autocommit (migrations 0041 and 0044, decision 037), prepared once per
+ * connection: its hits counted first, the settings kept in TypeScript are its arguments.
  */
 const sendStatement = preparedStatement(
   'send_message',
   () => sql`select rr_send_message(${sql.placeholder('bookingId')}::uuid, ${sql.placeholder('senderId')}::uuid,
       ${sql.placeholder('clientId')}::uuid, ${sql.placeholder('body')}::text, ${sql.placeholder('openHours')}::int,
-      ${sql.placeholder('mailDelaySeconds')}::int, ${sql.placeholder('mailBucketSeconds')}::int) as answer`,
+      ${sql.placeholder('mailDelaySeconds')}::int, ${sql.placeholder('mailBucketSeconds')}::int,
+      ${sql.placeholder('hits')}::jsonb) as answer`,
 );
 
 /** The first line, at most PREVIEW_MAX characters (counted in code points, so no emoji is cut in half). */
@@ -170,12 +176,13 @@ export function createMessageService(db: Db) {
    * my unread notification of it is read too), the other person's notification (grouped per conversation while
    * unread; a retried client_id adds none), then `message.created` to both people through the outbox, written last.
    * The transaction is one database function called in autocommit (`rr_send_message`, migration 0041): one round
-   * trip.
+   * trip, which counts `limits` first (the write throttle and the messages' allowance): over one, nothing is written.
    */
   async function send(
     userId: string,
     bookingId: string,
     input: { body: string; client_id: string },
+    limits: FoldedLimits,
   ): Promise<{ message: Message; created: boolean }> {
     const [row] = rowsOf<{ answer: SendAnswer }>(
       await sendStatement(db, {
@@ -186,10 +193,13 @@ export function createMessageService(db: Db) {
         openHours: OPEN_HOURS,
         mailDelaySeconds: MESSAGE_MAIL_DELAY_SECONDS,
         mailBucketSeconds: MESSAGE_MAIL_INTERVAL_MINUTES * 60,
+        hits: limits.json,
       }),
     );
     const answer = row?.answer;
     if (!answer) throw new Error('rr_send_message answered nothing');
+    if ('limited' in answer)
+      throw limits.refusal(answer.limited) ?? new Error('rr_send_message limited without a refusal');
     if ('message' in answer) return { message: answer.message, created: true };
     if ('prior' in answer) return replay(answer.prior, bookingId, input.body);
     if (answer.refused === 'not_found') throw notFound(BOOKING_NOT_FOUND);

@@ -263,6 +263,27 @@ export function releaseOf(p: HeldPayment, bookingId: string): { ledger: LedgerPo
 
 export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
   /**
+   * A choice's payment, claimed 'pending' before the provider is called: a named prepared statement (every paid
+   * choice runs it), so it is built once per process and planned once per connection.
+   */
+  const claimStatement = db
+    .insert(payments)
+    .values({
+      id: sql.placeholder('id'),
+      bookingId: sql.placeholder('bookingId'),
+      requestId: sql.placeholder('requestId'),
+      requesterId: sql.placeholder('requesterId'),
+      driverId: sql.placeholder('driverId'),
+      title: sql.placeholder('title'),
+      compensationCents: sql.placeholder('compensationCents'),
+      feeCents: sql.placeholder('feeCents'),
+      creditCents: sql.placeholder('creditCents'),
+      provider: sql.placeholder('provider'),
+    })
+    .returning({ id: payments.id })
+    .prepare('payment_claim');
+
+  /**
    * Before choose's transaction: charges the requester's card for a request with compensation. Returns null for a
    * request without compensation (no payment). Throws payment_required (no card), payment_in_progress (another
    * choice of this request is paying now) or card_declined; in each case nothing else has changed.
@@ -296,23 +317,20 @@ export function createPaymentFlow(db: Db, provider: PaymentsProvider) {
       throw new DomainError('payment_required', PAYMENT_REQUIRED_MESSAGE);
     let paymentId: string;
     try {
-      const [row] = await db
-        .insert(payments)
-        .values({
-          // Chosen here, so the statements of a choice are the same whatever the database (bench/pgbench.ts replays
-          // them).
-          id: randomUUID(),
-          bookingId: booking.id,
-          requestId: booking.requestId,
-          requesterId: booking.requesterId,
-          driverId: booking.driverId,
-          title: booking.title,
-          compensationCents,
-          feeCents,
-          creditCents,
-          provider: provider.name,
-        })
-        .returning({ id: payments.id });
+      const [row] = await claimStatement.execute({
+        // Chosen here, so the statements of a choice are the same whatever the database (bench/pgbench.ts replays
+        // them).
+        id: randomUUID(),
+        bookingId: booking.id,
+        requestId: booking.requestId,
+        requesterId: booking.requesterId,
+        driverId: booking.driverId,
+        title: booking.title,
+        compensationCents,
+        feeCents,
+        creditCents,
+        provider: provider.name,
+      });
       paymentId = row!.id;
     } catch (err) {
       if (isUniqueViolation(err)) throw new DomainError('payment_in_progress', PAYMENT_IN_PROGRESS_MESSAGE);

@@ -34,6 +34,22 @@ import type {
  */
 export function createTestProvider(db: Db): PaymentsProvider {
   const newId = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+  /** A charge's record, once per idempotency key: prepared (built once per process, planned once per connection). */
+  const chargeStatement = db
+    .insert(testProviderCharges)
+    .values({
+      id: sql.placeholder('id'),
+      idempotencyKey: sql.placeholder('idempotencyKey'),
+      amountCents: sql.placeholder('amountCents'),
+      currency: sql.placeholder('currency'),
+      status: sql.placeholder('status'),
+      cardBrand: sql.placeholder('cardBrand'),
+      cardLast4: sql.placeholder('cardLast4'),
+      metadata: sql.placeholder('metadata'),
+    })
+    .onConflictDoNothing({ target: testProviderCharges.idempotencyKey })
+    .returning()
+    .prepare('test_provider_charge');
 
   function toResult(row: typeof testProviderCharges.$inferSelect): ChargeResult {
     return row.status === 'succeeded'
@@ -74,20 +90,20 @@ export function createTestProvider(db: Db): PaymentsProvider {
         if (!saved) throw new DomainError('payment_required', PAYMENT_ERRORS.payment_required.message);
         card = { succeeds: saved.outcome === 'succeeds', brand: saved.cardBrand, last4: saved.cardLast4 };
       }
-      const [row] = await db
-        .insert(testProviderCharges)
-        .values({
-          id: newId('ch'),
-          idempotencyKey: request.idempotencyKey,
-          amountCents: request.amountCents,
-          currency: request.currency,
-          status: card.succeeds ? 'succeeded' : 'declined',
-          cardBrand: card.brand,
-          cardLast4: card.last4,
-          metadata: { ...request.metadata, transfer_group: request.transferGroup, description: request.description },
-        })
-        .onConflictDoNothing({ target: testProviderCharges.idempotencyKey })
-        .returning();
+      const [row] = await chargeStatement.execute({
+        id: newId('ch'),
+        idempotencyKey: request.idempotencyKey,
+        amountCents: request.amountCents,
+        currency: request.currency,
+        status: card.succeeds ? 'succeeded' : 'declined',
+        cardBrand: card.brand,
+        cardLast4: card.last4,
+        metadata: {
+          ...request.metadata,
+          transfer_group: request.transferGroup,
+          description: request.description,
+        },
+      });
       if (row) return toResult(row);
       // The key was used before: its first outcome, as long as it was the same request.
       const [first] = await db
