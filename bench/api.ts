@@ -222,7 +222,7 @@ async function startBenchServer(
       DATA_DIR: target.dataDir || './data',
       NODE_ENV: 'production',
       // The accept pass sends thousands of writes a second per driver: measure the endpoint, not the throttle
-      // refusing it (the throttle's own statement still runs on every write).
+      // refusing it (the throttle's hit is still counted on every write, inside the write's statement: decision 045).
       WRITE_LIMIT_PER_USER_MAX: '1000000000',
       // The message pass sends many messages per driver: a person's allowance would answer 429.
       MESSAGE_LIMIT_PER_USER_MAX: '1000000000',

@@ -11,10 +11,10 @@
  * check). What differs from the API: the session lookup is left out (the API's session cache answers almost every request
  * in steady state); the accept's transaction ends in ROLLBACK so that each script can run again (the same request
  * and driver twice would be refused; a move made by one database function call, in autocommit in the API, is
- * wrapped in BEGIN ... ROLLBACK), its throttle statement stays outside the transaction as in the API. Two
- * clients that pick the same accept script at once wait for each other (the same booking's unique key, the same
- * driver's throttle row), which the API's accept pass, every request a new pair, never does: the accept ceiling is
- * a lower bound. Options: PGBENCH_CLIENTS (50), PGBENCH_SECONDS (10), PGBENCH_VARIANTS (parameter sets per
+ * wrapped in BEGIN ... ROLLBACK, the write throttle's hit inside it as in the API: decision 045). Two clients that
+ * pick the same accept script at once wait for each other (the same booking's unique key, the same driver's
+ * throttle row), which the API's accept pass, every request a new pair, never does: the accept ceiling is a lower
+ * bound. Options: PGBENCH_CLIENTS (50), PGBENCH_SECONDS (10), PGBENCH_VARIANTS (parameter sets per
  * endpoint: 128, the most pgbench takes), PGBENCH_ONLY (endpoint name filter), PGBENCH_SHOW=1 (print each
  * endpoint's first script), PGBENCH_SWEEP (more client counts, e.g. "1,2,4,8": a row for each).
  */
@@ -314,8 +314,8 @@ function script(statements: Tagged[], k: number, vars: Map<string, string>, swap
     if (/^select rr_\w+\(/.test(text) && !swap) lines.push('BEGIN;', `${text};`, 'ROLLBACK;');
     else lines.push(returnsBooking ? `${text} \\gset` : `${text};`);
   }
-  // A twin's request writes in autocommit (the throttle, the payment claimed, the provider's charge, the move): one
-  // transaction ending in ROLLBACK here, so the twin stays as it was for the next run.
+  // A twin's request writes in autocommit (the move's read with its hit, the payment claimed, the provider's charge,
+  // the move): one transaction ending in ROLLBACK here, so the twin stays as it was for the next run.
   if (swap) return `BEGIN;\n${lines.join('\n')}\nROLLBACK;\n`;
   return `${lines.join('\n')}\n`;
 }
