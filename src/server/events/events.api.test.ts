@@ -11,7 +11,8 @@ import { sessions, userEvents } from '../db/schema';
 import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { dataOf, serveApp, servedEvents, SseClient, type SseEvent } from '../test/sse';
-import { EVENTS_CHANNEL } from './outbox';
+import { until } from '../test/wait';
+import { EVENTS_CHANNEL, Outbox } from './outbox';
 import { sweepEvents } from './sweep';
 
 // A 1 s heartbeat, so the session re-check on each heartbeat can be observed.
@@ -268,6 +269,52 @@ describe('GET /api/events', () => {
     expect(next).toMatchObject({ event: 'message.created', id: String(head + 2) });
     expect(dataOf<{ message: Message }>(next!).message.body).toBe('next');
     expect(await stream.quiet(150)).toEqual([]);
+  });
+
+  it('sends a flush’s events in one NOTIFY, in order; a flush too long for one payload event by event', async () => {
+    const payloads: string[] = [];
+    const stop = ctx.database.notifications.listen(EVENTS_CHANNEL, (payload) => payloads.push(payload));
+    const hear = (n: number) => until(`${n} notification(s)`, () => payloads.length >= n);
+    try {
+      await until('the LISTEN', () => ctx.database.notifications.isListening(EVENTS_CHANNEL));
+      // Choosing one of two offers: the chosen and the declined bookings to their people, and the notices.
+      const s = await story(2);
+      const stored = async () => Number((await ctx.database.db.select().from(userEvents)).length);
+      const before = await stored();
+      expect((await act(s.requester.token, s.offers[0]!.id, 'choose')).status).toBe(200);
+      const written = (await stored()) - before;
+      // The offers' own notifications may still be arriving: the choose's is the one that carries 'chosen'.
+      type Sent = { u: string; s: number; t: string; d?: { event_type?: string } };
+      const chosen = (p: string) =>
+        p.startsWith('[') && (JSON.parse(p) as Sent[]).some((e) => e.d?.event_type === 'chosen');
+      await until('the choose’s NOTIFY', () => payloads.some(chosen));
+      expect(payloads.filter(chosen)).toHaveLength(1);
+      const batch = JSON.parse(payloads.find(chosen)!) as Sent[];
+      expect(batch).toHaveLength(written);
+      expect(written).toBeGreaterThanOrEqual(4);
+      expect(batch.filter((e) => e.t === 'booking.changed').map((e) => e.u)).toEqual(
+        expect.arrayContaining([s.requester.user.id, s.drivers[0]!.user.id, s.drivers[1]!.user.id]),
+      );
+      // In (user, seq) order: each user's events in the order they were numbered.
+      const order = batch.map((e) => `${e.u}:${String(e.s).padStart(12, '0')}`);
+      expect(order).toEqual([...order].sort());
+
+      // Three events of 3,000 bytes and one of 8,000: too long together, so one NOTIFY each; the 8,000 one without
+      // its data (the listeners read it from user_events).
+      const user = s.requester.user.id;
+      const from = payloads.length;
+      const out = new Outbox();
+      for (const size of [3000, 3000, 3000, 8000])
+        out.add([user], 'notification.read', { ids: ['x'.repeat(size)], all: false });
+      await ctx.database.db.transaction((tx) => out.flush(tx));
+      await hear(from + 4);
+      const singles = payloads.slice(from).map((p) => JSON.parse(p) as { u: string; s: number; d?: unknown });
+      expect(singles.every((n) => !Array.isArray(n) && n.u === user)).toBe(true);
+      expect(singles.map((n) => 'd' in n)).toEqual([true, true, true, false]);
+      expect(singles.map((n) => n.s - singles[0]!.s)).toEqual([0, 1, 2, 3]);
+    } finally {
+      await stop();
+    }
   });
 
   it('closing the app ends its streams (no open connection keeps a test or a shutdown waiting)', async () => {

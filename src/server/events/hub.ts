@@ -183,16 +183,16 @@ export function createEventHub(db: Db, notifications: Notifications | undefined,
   }
 
   function onNotice(payload: string): void {
-    const note = parseNotice(payload);
-    if (!note) return;
-    for (const s of byUser.get(note.u) ?? []) {
-      s.run(async () => {
-        if (note.s <= s.last) return; // already written (by a pump)
-        if (note.s === s.last + 1 && note.t !== undefined && note.d !== undefined) {
-          await write(s, note.s, note.t, note.d);
-          s.last = note.s;
-        } else await pump(s);
-      });
+    for (const note of parseNotices(payload)) {
+      for (const s of byUser.get(note.u) ?? []) {
+        s.run(async () => {
+          if (note.s <= s.last) return; // already written (by a pump)
+          if (note.s === s.last + 1 && note.t !== undefined && note.d !== undefined) {
+            await write(s, note.s, note.t, note.d);
+            s.last = note.s;
+          } else await pump(s);
+        });
+      }
     }
   }
 
@@ -293,12 +293,20 @@ function parseEventId(raw: string): number | null {
   return Number(raw.trim());
 }
 
-function parseNotice(payload: string): Notice | null {
+/**
+ * A notification's events: one flush's array of them (migration 0045), or one event (an older instance's flush, or a
+ * flush too long for one payload). Anything that is not an event is skipped: it never invents one.
+ */
+function parseNotices(payload: string): Notice[] {
+  let parsed: unknown;
   try {
-    const n = JSON.parse(payload) as Partial<Notice>;
-    if (typeof n?.u !== 'string' || typeof n.s !== 'number' || !Number.isSafeInteger(n.s)) return null;
-    return { u: n.u, s: n.s, t: typeof n.t === 'string' ? n.t : undefined, d: 'd' in n ? n.d : undefined };
+    parsed = JSON.parse(payload);
   } catch {
-    return null;
+    return [];
   }
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((raw) => {
+    const n = raw as Partial<Notice> | null;
+    if (typeof n?.u !== 'string' || typeof n.s !== 'number' || !Number.isSafeInteger(n.s)) return [];
+    return [{ u: n.u, s: n.s, t: typeof n.t === 'string' ? n.t : undefined, d: 'd' in n ? n.d : undefined }];
+  });
 }

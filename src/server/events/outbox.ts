@@ -45,9 +45,10 @@ export class Outbox {
 /**
  * One statement: the database function `rr_outbox_flush` (migration 0040; the accept's function calls it too) bumps
  * each recipient's head by its number of events (new streams start at 1), numbers the events after the old head in
- * the order they were added, stores them, and NOTIFYs each one on EVENTS_CHANNEL with payload
- * `{"u": user, "s": seq, "t": type, "d": data}` (or only `{"u", "s"}` when the data is over 7000 bytes: a NOTIFY
- * payload holds at most 8000; listeners then read it from user_events). Notifications are delivered after commit only.
+ * the order they were added, stores them, and NOTIFYs them on EVENTS_CHANNEL in one payload (migration 0045): the
+ * array of `{"u": user, "s": seq, "t": type, "d": data}` (or only `{"u", "s"}` for an event whose data is over 7000
+ * bytes: listeners then read it from user_events), or each event in a payload of its own when the array is over 7000
+ * bytes (a NOTIFY payload holds at most 8000). Notifications are delivered after commit only.
  */
 const flushStatement = preparedStatement(
   'outbox_flush',
