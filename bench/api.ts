@@ -23,7 +23,7 @@ import { formatCents } from '../src/shared/money';
 import { explainListQueries } from './explain';
 import { createTarget, percentile, printTable, startServer, stopServer } from './lib';
 import { openLoop } from './open-loop';
-import { pgbenchCeiling, PGBENCH_CLIENTS } from './pgbench';
+import { pgbenchCeiling, PGBENCH_CLIENTS, sampleWaits } from './pgbench';
 import { completeForm, FORM_BOUNDARY, LIFECYCLE_SHARES, prepare } from './prepare';
 import { BENCH_DELIVERY_CODE, REVIEWS, ROWS, seed, USERS } from './seed';
 import { createTracer, TRACE, type Tracer } from './trace';
@@ -75,6 +75,12 @@ const CEILING = process.env.BENCH_CEILING === '1';
  * those writes send (Settings > Notifications), so the figures show the writes without their e-mails' cost.
  */
 const MAIL_OFF = process.env.BENCH_MAIL_OFF === '1';
+/**
+ * BENCH_WAITS=1 (diagnostics, real PostgreSQL): during each closed-loop row, pg_stat_activity is sampled every 5 ms and
+ * the row gets the share of active backends on CPU or in each wait event ('Lock:object' is the notify queue's lock
+ * that every NOTIFYing commit takes: docs/marketplace-api.md).
+ */
+const WAITS = process.env.BENCH_WAITS === '1';
 const LIFECYCLE_MAIL_TYPES = [
   'offer_chosen',
   'offer_declined',
@@ -452,7 +458,9 @@ async function main() {
       const genBefore = process.cpuUsage();
       const traced = tracer && port === PORT;
       if (traced) await tracer.reset();
+      const waits = WAITS && target.url ? sampleWaits(target.url) : null;
       const r = await run(s, port);
+      const waited = waits ? await waits.stop() : null;
       if (traced) await tracer.read(s.name, 'closed loop');
       const gen = process.cpuUsage(genBefore);
       const cpuAfter = cpuSeconds(pid);
@@ -470,6 +478,7 @@ async function main() {
         'api µs/req': cpuBefore === null || cpuAfter === null ? '-' : perRequest(cpuAfter - cpuBefore),
         'db µs/req': dbBefore === null || dbAfter === null ? '-' : perRequest(dbAfter - dbBefore),
         'autocannon µs/req': perRequest((gen.user + gen.system) / 1e6),
+        ...(waited === null ? {} : { 'backends waiting on': waited }),
       };
     };
     const comparison: Record<string, string | number>[] = [];

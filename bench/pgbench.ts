@@ -54,7 +54,7 @@ const SWEEP = (process.env.PGBENCH_SWEEP ?? '')
  */
 const WAITS = process.env.PGBENCH_WAITS === '1';
 
-function sampleWaits(url: string) {
+export function sampleWaits(url: string) {
   const counts = new Map<string, number>();
   let total = 0;
   let stopped = false;
