@@ -314,10 +314,9 @@ export function createTransitions(
     const refused = limits.refusal(row.counted);
     const codeLocked = refused?.code === 'delivery_code_locked' ? refused : null;
     if (refused && !codeLocked) throw refused;
-    const { counted: _counted, ...columns } = row;
+    const { counted: _counted, ...booking } = row;
     // Only the booking's two people learn that it exists.
-    if (!joined(columns, JOINED_COLUMNS)) throw notFound(BOOKING_NOT_FOUND);
-    const booking = columns;
+    if (!joined(booking, JOINED_COLUMNS)) throw notFound(BOOKING_NOT_FOUND);
     const role: BookingRole = booking.driverId === userId ? 'driver' : 'requester';
     // The columns' CHECKs are built from the shared status lists.
     return {
