@@ -27,6 +27,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/server/app';
 import { openDatabase, type Database } from '../src/server/db/client';
+import { rowsOf } from '../src/server/db/result-rows';
 import { readEnv } from '../src/server/env';
 import { loggingDb, type Captured } from './explain';
 import { createTarget, percentile, printTable } from './lib';
@@ -53,6 +54,8 @@ const SWEEP = (process.env.PGBENCH_SWEEP ?? '')
  * on CPU or in each wait event is printed, to tell a CPU-bound ceiling from one set by a lock or a shared resource.
  */
 const WAITS = process.env.PGBENCH_WAITS === '1';
+/** PGBENCH_STATEMENTS=1: pgbench -r, and each endpoint's first script printed with its statements' latencies. */
+const STATEMENTS = process.env.PGBENCH_STATEMENTS === '1';
 
 export function sampleWaits(url: string) {
   const counts = new Map<string, number>();
@@ -269,11 +272,14 @@ async function capture(database: Database, tokens: string[], list: Endpoint[]) {
 type Tagged = Captured & { returned?: string };
 
 /**
- * Never part of a script: the job worker's claim (its own timer, not the request's), and the session lookup (the
- * session cache answers it in steady state; recorded now and then when an entry is renewed).
+ * Never part of a script: the job worker's claim (its own timer, not the request's), the session lookup (the
+ * session cache answers it in steady state; recorded now and then when an entry is renewed), and the hints a booking's
+ * move sends after its commit (events/hints.ts: its own transaction, many moves' hints in one under load).
  */
 const unrelated = (query: string) =>
-  /^update "jobs" set "attempts"/.test(query.trim()) || /^select "sessions"\."id"/.test(query.trim());
+  /^update "jobs" set "attempts"/.test(query.trim()) ||
+  /^select "sessions"\."id"/.test(query.trim()) ||
+  /^select rr_send_hints\(/.test(query.trim());
 
 /**
  * One pgbench script per parameter set: `$n` becomes `:k<k>_<n>` (a -D variable, bound as a parameter with
@@ -327,6 +333,18 @@ function pgbenchBinary(): string {
   return found;
 }
 
+/** The database functions' time per call in the last run (with track_functions=all: WITH_POSTGRES_OPTIONS). */
+async function printFunctionTimes(database: Database) {
+  const rows = rowsOf<{ name: string; calls: number; total: number; self: number }>(
+    await database.db.execute(sql`
+      select funcname as name, calls, round((total_time / calls)::numeric, 3)::float as total,
+        round((self_time / calls)::numeric, 3)::float as self
+      from pg_stat_user_functions where calls > 0 order by self_time desc`),
+  );
+  if (rows.length) console.log('  functions (ms per call, total / self):');
+  for (const r of rows) console.log(`  ${r.name}: ${r.calls} calls, ${r.total} / ${r.self}`);
+}
+
 /** One pgbench run of an endpoint's scripts with `clients` clients: tps, latency and failures. */
 async function runPgbench(
   url: string,
@@ -338,6 +356,7 @@ async function runPgbench(
   const args = [
     ...['-n', '-M', 'prepared', '-c', String(job.clients), '-j', '2', '-T', String(SECONDS)],
     ...['-l', `--log-prefix=${logPrefix}`],
+    ...(STATEMENTS ? ['-r'] : []),
     ...job.files.flatMap((f) => ['-f', `${f}@1`]),
     ...[...job.vars].flatMap(([name, value]) => ['-D', `${name}=${value}`]),
     url,
@@ -357,6 +376,13 @@ async function runPgbench(
       };
     },
   );
+  if (STATEMENTS) {
+    // Each script's statements with their average latency (ms): the first script's, as one example of the endpoint.
+    const report = stdout.split(/^SQL script \d+: .*$/m)[1] ?? '';
+    const lines = report.split('\n').filter((l) => /^\s+[\d.]+\s+\d+\s+\S/.test(l));
+    console.log(`[pgbench] ${job.name}, ${job.clients} clients, statement latencies (ms, failures, statement):`);
+    for (const l of lines) console.log(`  ${l.trim().slice(0, 160)}`);
+  }
   const tps = Number(stdout.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1] ?? NaN);
   const avg = Number(stdout.match(/latency average = ([\d.]+) ms/)?.[1] ?? NaN);
   const failed = Number(stdout.match(/number of failed transactions: (\d+)/)?.[1] ?? 0);
@@ -459,7 +485,9 @@ export async function pgbenchCeiling(database: Database, url: string, tokens: st
       // PGBENCH_CLIENTS first (bench:api's connections), then each count of the sweep.
       for (const clients of [PGBENCH_CLIENTS, ...SWEEP.filter((c) => c !== PGBENCH_CLIENTS)]) {
         const waits = WAITS ? sampleWaits(url) : null;
+        if (STATEMENTS) await database.db.execute(sql`select pg_stat_reset()`);
         const row = await runPgbench(url, dir, `log${logs++}`, { name: e.name, files, vars, clients });
+        if (STATEMENTS) await printFunctionTimes(database);
         if (waits) console.log(`[pgbench] ${e.name}, ${clients} clients, what the backends did: ${await waits.stop()}`);
         rows.push({
           endpoint: e.name,

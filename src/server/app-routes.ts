@@ -172,7 +172,7 @@ function routeTable({ db, env, clock }: AppContext, s: AppServices): [string, Ro
       bookingRoutes({
         service: createBookingService(db),
         reader: bookingReader,
-        transitions: createTransitions(db, attempts, s.payments, throttle),
+        transitions: createTransitions(db, attempts, s.payments, throttle, s.hints),
         throttle,
       }),
     ],

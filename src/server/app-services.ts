@@ -6,7 +6,7 @@ import type { Db } from './db/client';
 import type { Notifications } from './db/notify';
 import type { PaymentCheckout } from '../shared/payments';
 import type { Env } from './env';
-import { createEventHub } from './events';
+import { createEventHub, createHintSender } from './events';
 import { createIdempotencyStore } from './idempotency';
 import { createAttemptCounter } from './limits';
 import { writeThrottle } from './limits/middleware';
@@ -64,6 +64,9 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     },
   });
 
+  // The NOTIFYs a write hands back to be sent after its commit (a booking's move; events/hints.ts, decision 047).
+  const hints = createHintSender(db);
+
   const attempts = createAttemptCounter(db);
   /** Wrong passwords, codes and mails per address are limited like failed sign-ins. */
   const perAccount = {
@@ -100,6 +103,7 @@ export function createAppServices({ db, env, notifications, clock }: AppContext)
     argon2,
     auth,
     hub,
+    hints,
     attempts,
     perAccount,
     perIp,

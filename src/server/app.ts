@@ -53,6 +53,8 @@ export function createApp({ db, env, clientDir, notifications, clock = () => new
   return Object.assign(app, {
     close: async () => {
       await background.close();
+      // The hints of writes already committed go out before the database closes.
+      await services.hints.drain();
       await services.hub.close();
     },
     events: services.hub,

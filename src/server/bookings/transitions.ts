@@ -17,7 +17,7 @@ import { isUniqueViolation, refusalCode } from '../db/errors';
 import { preparedStatement } from '../db/prepared';
 import { rowsOf } from '../db/result-rows';
 import { bookingEvents, bookingPhotos, bookings, deliveryRequests, payments as paymentRows } from '../db/schema';
-import { Outbox } from '../events';
+import { Outbox, type HintSender } from '../events';
 import type { AttemptCounter, CountAnswer, FoldedLimits, LimitHit, WriteThrottle } from '../limits';
 import { notify, notifyInput, NOTIFY_SETTINGS, type NewNotification } from '../notifications';
 import {
@@ -245,11 +245,16 @@ function joined<T, K extends keyof T>(row: T, keys: readonly K[]): row is T & { 
   return keys.every((k) => row[k] !== null && row[k] !== undefined);
 }
 
-/** One move of a booking (every move but cancel) in one statement: rr_booking_move (migration 0042). */
+/**
+ * One move of a booking (every move but cancel) in one statement: rr_booking_move (migration 0042), run by
+ * rr_booking_move_hinted (migration 0046), which answers the move's NOTIFYs for the caller to send once it has
+ * committed (events/hints.ts, decision 047).
+ */
 const moveStatement = preparedStatement(
   'booking_move',
-  () => sql`select rr_booking_move(${sql.placeholder('move')}::jsonb)`,
+  () => sql`select rr_booking_move_hinted(${sql.placeholder('move')}::jsonb) as hints`,
 );
+const hintsOf = (result: unknown) => rowsOf<{ hints: unknown }>(result)[0]?.hints;
 
 /** A refusal rr_booking_move raised (SQLSTATE RR409, its code as the message), as the API answers it. */
 function refusalFrom(code: string): DomainError {
@@ -280,6 +285,8 @@ export function createTransitions(
   payments: PaymentFlow,
   /** The write throttle, counted in the move's read (limits/middleware.ts). */
   throttle: WriteThrottle,
+  /** Sends a move's NOTIFYs once it has committed. */
+  hints: HintSender,
 ) {
   /**
    * The move's one read, prepared once (planned per connection): the write throttle's hit (rr_count_hits, counted
@@ -387,13 +394,14 @@ export function createTransitions(
       if (move.action === 'cancel') await db.transaction((tx) => cancel(tx, move, booking, userId, input));
       else {
         const arg = JSON.stringify(moveArgument(move, booking, userId, charged));
-        await guarded(`${move.action} of booking ${booking.id}`, async () => {
-          if (!photo) return moveStatement(db, { move: arg });
+        const committed = await guarded(`${move.action} of booking ${booking.id}`, async () => {
+          if (!photo) return hintsOf(await moveStatement(db, { move: arg }));
           return db.transaction(async (tx) => {
             await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
-            await moveStatement(tx, { move: arg });
+            return hintsOf(await moveStatement(tx, { move: arg }));
           });
         });
+        hints.send(committed);
       }
     } catch (err) {
       if (charged) await payments.voidCharge(charged);

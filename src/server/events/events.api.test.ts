@@ -12,6 +12,8 @@ import { setupTestApp, STRONG_PASSWORD } from '../test/harness';
 import { lifecycleHelpers } from '../test/lifecycle';
 import { dataOf, serveApp, servedEvents, SseClient, type SseEvent } from '../test/sse';
 import { until } from '../test/wait';
+import { rowsOf } from '../db/result-rows';
+import { createHintSender } from './hints';
 import { EVENTS_CHANNEL, Outbox } from './outbox';
 import { sweepEvents } from './sweep';
 
@@ -315,6 +317,59 @@ describe('GET /api/events', () => {
     } finally {
       await stop();
     }
+  });
+
+  it('a transaction that defers its hints sends none at commit: it keeps each once, and the sender sends them after', async () => {
+    const { requester } = await pair();
+    const user = requester.user.id;
+    // What this test sends (other writes' wake-ups of the job queue, and their events to other users, may be about).
+    const heard: string[] = [];
+    const stop = ctx.database.notifications.listen(EVENTS_CHANNEL, (payload) => {
+      if (payload === 'marker' || payload.includes(user)) heard.push(payload);
+    });
+    try {
+      await until('the LISTEN', () => ctx.database.notifications.isListening(EVENTS_CHANNEL));
+      const out = new Outbox().add([user], 'notification.read', { ids: [], all: true });
+      const kept = await ctx.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('rr.defer_hints', 'on', true)`);
+        // The job queue's wake-up twice: kept once, as pg_notify sends it once.
+        await tx.execute(sql`select rr_hint('rr_jobs', ''), rr_hint('rr_jobs', '')`);
+        await out.flush(tx);
+        const [row] = rowsOf<{ hints: string }>(await tx.execute(sql`select current_setting('rr.hints') as hints`));
+        return JSON.parse(row!.hints) as [string, string][];
+      });
+      expect(kept.map(([channel]) => channel)).toEqual(['rr_jobs', EVENTS_CHANNEL]);
+      const [event] = JSON.parse(kept[1]![1]) as { u: string; s: number; t: string }[];
+      expect(event).toMatchObject({ u: user, t: 'notification.read' });
+      // NOTIFYs arrive in commit order: the marker sent after the commit is the first thing heard.
+      await ctx.database.notifications.notify(EVENTS_CHANNEL, 'marker');
+      await until('the marker', () => heard.length > 0);
+      expect(heard).toEqual(['marker']);
+
+      const sender = createHintSender(ctx.database.db);
+      sender.send([...kept, ['not', 'a', 'hint'], 42]);
+      sender.send('not hints');
+      await sender.drain();
+      await until('the hint', () => heard.length > 1);
+      expect(heard).toEqual(['marker', kept[1]![1]]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a hint lost after its commit (its instance died) is made up for on the next heartbeat', async () => {
+    const { requester } = await pair();
+    const stream = await connect(requester.token);
+    const [ready] = await stream.take(1);
+    // The event is stored and its hint kept back, as a move's is, and never sent.
+    const out = new Outbox().add([requester.user.id], 'notification.read', { ids: [], all: true });
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('rr.defer_hints', 'on', true)`);
+      await out.flush(tx);
+    });
+    const [caught] = await stream.take(1, 3_000);
+    expect(caught).toMatchObject({ event: 'notification.read', id: String(Number(ready!.id) + 1) });
+    expect(dataOf(caught!)).toEqual({ ids: [], all: true });
   });
 
   it('closing the app ends its streams (no open connection keeps a test or a shutdown waiting)', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, min } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Notifications } from '../db/notify';
 import { eventStreams, userEvents } from '../db/schema';
@@ -12,7 +12,8 @@ import { sweepEvents } from './sweep';
  *
  * The database is the truth: a notification is only a hint. One that carries its data and is the very next event
  * of a stream is written directly; anything else (a gap, a notification without data, the LISTEN connection coming
- * back after an outage, a poll while it is down) makes the stream read what it has not sent from user_events.
+ * back after an outage, a poll while it is down, a stream found behind its user's head on a heartbeat) makes the
+ * stream read what it has not sent from user_events.
  * Each stream runs its work one task at a time, so these paths never interleave or repeat an event.
  */
 
@@ -64,6 +65,8 @@ export interface LiveConnection {
 export const RETRY_MS = 2000;
 /** Rows read per query when a stream catches up from user_events. */
 const PUMP_BATCH = 200;
+/** Users whose heads one read of the heartbeat's catch-up compares. */
+const HEADS_BATCH = 1000;
 const HOUR_MS = 3_600_000;
 
 interface Notice {
@@ -218,6 +221,24 @@ export function createEventHub(db: Db, notifications: Notifications | undefined,
     for (const s of hit) setImmediate(() => void recheck(s));
   }
 
+  /**
+   * Wakes every stream that is behind its user's head, in one read for all of them. A write's hint can be sent after
+   * its commit (events/hints.ts, decision 047) and is lost if its instance died in between: the events it told of
+   * arrive by the next heartbeat instead.
+   */
+  async function catchUp(): Promise<void> {
+    const users = [...byUser.keys()];
+    for (let i = 0; i < users.length; i += HEADS_BATCH) {
+      const heads = await db
+        .select({ userId: eventStreams.userId, last: eventStreams.lastSeq })
+        .from(eventStreams)
+        .where(inArray(eventStreams.userId, users.slice(i, i + HEADS_BATCH)));
+      for (const head of heads)
+        for (const s of byUser.get(head.userId) ?? [])
+          if (s.last >= 0 && Number(head.last) > s.last) s.run(() => pump(s));
+    }
+  }
+
   function heartbeat(): void {
     const poll = !listening();
     for (const s of all()) {
@@ -228,6 +249,8 @@ export function createEventHub(db: Db, notifications: Notifications | undefined,
       });
       void recheck(s);
     }
+    if (!poll)
+      catchUp().catch((err: Error) => console.warn('[events] could not read the streams’ heads:', err.message));
   }
 
   if (notifications) {

@@ -2,4 +2,5 @@
 // transaction and flush it last. The hub and the stream route are wired by app.ts.
 export { EVENTS_CHANNEL, Outbox } from './outbox';
 export { createEventHub, type EventHub, type SessionWatch } from './hub';
+export { createHintSender, type HintSender } from './hints';
 export { sweepEvents } from './sweep';

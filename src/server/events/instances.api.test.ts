@@ -17,7 +17,7 @@ describe.skipIf(!realPostgres)('live events across two instances on one PostgreS
     AUTH_PER_IP_MAX: '100000',
     MESSAGE_LIMIT_PER_USER_MAX: '100000',
   });
-  const { story } = lifecycleHelpers(a, signUpAndIn);
+  const { story, act } = lifecycleHelpers(a, signUpAndIn);
   const { connect, track } = servedInstances(ctx);
 
   const sendVia = (caller: typeof a, token: string, bookingId: string, body: string) =>
@@ -36,6 +36,23 @@ describe.skipIf(!realPostgres)('live events across two instances on one PostgreS
     const [created] = await onB.take(1);
     expect(created).toMatchObject({ event: 'message.created', id: String(Number(ready!.id) + 1) });
     expect(dataOf(created!)).toEqual({ booking_id: s.offers[0]!.id, message: sent.body });
+  });
+
+  it('a choose through instance A reaches the streams on instance B (its NOTIFY sent after its commit)', async () => {
+    const s = await story(2);
+    const [chosen, other] = s.offers;
+    const requesterOnB = await connect(1, s.requester.token);
+    const declinedOnB = await connect(1, s.drivers[1]!.token);
+    await requesterOnB.take(1);
+    await declinedOnB.take(1);
+    expect((await act(s.requester.token, chosen!.id, 'choose')).status).toBe(200);
+    // Live, well before the 25 s heartbeat that would make up for a lost hint.
+    const moved = (bookingId: string) => (e: SseEvent) =>
+      e.event === 'booking.changed' && dataOf<{ booking_id: string }>(e).booking_id === bookingId;
+    const [declined] = (await declinedOnB.takeUntil(moved(other!.id))).slice(-1);
+    expect(dataOf(declined!)).toMatchObject({ status: 'declined', event_type: 'other_chosen' });
+    const [confirmed] = (await requesterOnB.takeUntil(moved(chosen!.id))).slice(-1);
+    expect(dataOf(confirmed!)).toMatchObject({ status: 'confirmed', event_type: 'chosen' });
   });
 
   it('interleaved concurrent events for one user from both instances arrive gap-free, in order, once', async () => {
