@@ -222,7 +222,7 @@ export function createEventHub(db: Db, notifications: Notifications | undefined,
   }
 
   /**
-   * Wakes every stream that is behind its user's head, in one read for all of them. A write's hint can be sent after
+   * Wakes every stream that is behind its user's head, one read per thousand users. A write's hint can be sent after
    * its commit (events/hints.ts, decision 047) and is lost if its instance died in between: the events it told of
    * arrive by the next heartbeat instead.
    */
