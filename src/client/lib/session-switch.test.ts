@@ -110,6 +110,41 @@ describe('another person signed in under an open page', () => {
     await vi.waitFor(() => expect(dashboard.getCurrentResult().data).not.toEqual(ADAS_DASHBOARD));
   });
 
+  it('a tab that says someone signed in is believed over a look-up from before it: the session is looked up again', async () => {
+    const dashboard = await dashboardOnScreen();
+    // The server answers each look-up as the cookie was when it was asked; the first one is slow.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let lookUps = 0;
+    stubApi({
+      'GET /auth/session': async () => {
+        const asked = cookie;
+        if (++lookUps === 1) await held;
+        return {
+          body: asked ? sessionOf(asked) : { user: null, session: null },
+          headers: { [SIGNED_IN_AS_HEADER]: asked?.id ?? SIGNED_OUT },
+        };
+      },
+      'GET /dashboard': () => ({
+        body: cookie === ADA ? ADAS_DASHBOARD : SAMS_DASHBOARD,
+        headers: { [SIGNED_IN_AS_HEADER]: cookie?.id ?? SIGNED_OUT },
+      }),
+    });
+    const otherTab = new BroadcastChannel('ruralroute-session');
+    stops.push(() => otherTab.close());
+    // Ada was signed out elsewhere; another tab opens a page and says nobody is signed in.
+    cookie = null;
+    otherTab.postMessage(null);
+    await vi.waitFor(() => expect(lookUps).toBe(1));
+    // Sam signs in in that tab while this tab's look-up, asked before, is still on its way.
+    cookie = SAM;
+    otherTab.postMessage(SAM.id);
+    await vi.waitFor(() => expect(lookUps).toBe(2));
+    release();
+    await vi.waitFor(() => expect(client.getQueryData<SessionInfo>(queryKeys.session)?.user?.id).toBe(SAM.id));
+    await vi.waitFor(() => expect(dashboard.getCurrentResult().data).toEqual(SAMS_DASHBOARD));
+  });
+
   it('answers from the same person change nothing', async () => {
     const dashboard = await dashboardOnScreen();
     const fetches = vi.mocked(fetch).mock.calls.length;

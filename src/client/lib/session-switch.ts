@@ -14,10 +14,12 @@ import { SESSION_CHANNEL } from './session-channel';
  */
 export function followSessionSwitches(client: QueryClient): () => void {
   const signedIn = () => client.getQueryData<SessionInfo>(queryKeys.session);
-  // A look-up already on its way is not cancelled: its own answer says whose session it is, and cancelling it at
-  // that moment would start the next one, and so on.
-  const lookAgain = () =>
-    void client.invalidateQueries({ queryKey: queryKeys.session, exact: true }, { cancelRefetch: false });
+  // After an answer, a look-up already on its way is not cancelled: its own answer says whose session it is, and
+  // cancelling it at that moment would start the next one, and so on. After another tab's word it is: that look-up
+  // may have been asked before the other tab's sign-in, and would answer the person before (tabs speak only when
+  // their person changes, so this starts no chain).
+  const lookAgain = (from: 'answer' | 'tab') =>
+    void client.invalidateQueries({ queryKey: queryKeys.session, exact: true }, { cancelRefetch: from === 'tab' });
 
   // An answer from no session (this person's session ended or its cookie is gone) is not someone else: the page
   // stays as it is, so what the person was typing is not lost (the refused write says 'Please sign in to
@@ -31,7 +33,7 @@ export function followSessionSwitches(client: QueryClient): () => void {
     // Not known yet (the first look-up is on its way): nothing on screen belongs to anyone.
     if (session === undefined || (session.user?.id ?? null) === userId) return;
     if (userId === null && from === 'answer') markEnded();
-    else lookAgain();
+    else lookAgain(from);
   };
   whenAnsweredAs((userId) => heard(userId, 'answer'));
 
