@@ -36,6 +36,33 @@ async function eventCount(bookingId: string) {
 }
 const eventTypes = (b: BookingDetail) => b.events.map((e) => e.type);
 
+describe("a move's answer", () => {
+  it('is the page GET /bookings/:id answers right after it, as the one who moved sees it (one query, decision 048)', async () => {
+    const s = await story(2);
+    const [first, second] = s.offers;
+    const driver = s.drivers[0]!.token;
+    const same = async (token: string, moved: { status: number; body: BookingDetail }, id: string) => {
+      expect(moved.status).toBe(200);
+      expect(moved.body).toEqual((await booking(token, id)).body);
+    };
+    const chosen = await act(s.requester.token, first!.id, 'choose');
+    await same(s.requester.token, chosen, first!.id);
+    // Choose's answer shows what its own statement did: the held payment and the code (the requester's), and the
+    // other offer declined in the same move.
+    expect(chosen.body).toMatchObject({ status: 'confirmed', payment: { state: 'held' } });
+    expect(chosen.body.delivery_code).toMatch(/^\d{6}$/);
+    expect((await booking(s.drivers[1]!.token, second!.id)).body.status).toBe('declined');
+    const picked = await act(driver, first!.id, 'pickup');
+    await same(driver, picked, first!.id);
+    expect(picked.body).toMatchObject({ my_role: 'driver', delivery_code: null });
+    expect(picked.body.picked_up_at).not.toBeNull();
+    const done = await complete(driver, first!.id, chosen.body.delivery_code!);
+    await same(driver, done, first!.id);
+    expect(done.body).toMatchObject({ status: 'completed', payment: { state: 'released' } });
+    expect(eventTypes(done.body)).toEqual(['offered', 'chosen', 'picked_up', 'completed']);
+  });
+});
+
 describe('choose, pickup, complete: the whole story', () => {
   it('confirms the chosen driver, declines the others, and carries the delivery through to completed', async () => {
     const s = await story(3);

@@ -218,10 +218,10 @@ export function bookingRoutes({ service, reader, transitions, throttle }: Bookin
     byId,
   );
 
-  /** Runs the move, then answers the booking as it now is. */
+  /** Runs the move and answers the booking as it left it (a cancel's page is read after it). */
   const act = async (userId: string, id: string, action: BookingAction, input?: ActionInput) => {
-    await transitions.perform(userId, id, action, input);
-    return reader.detail(userId, id);
+    const page = await transitions.perform(userId, id, action, input);
+    return page ? reader.view(userId, page) : reader.detail(userId, id);
   };
 
   for (const action of Object.keys(ACTION_DESCRIPTIONS) as (keyof typeof ACTION_DESCRIPTIONS)[]) {

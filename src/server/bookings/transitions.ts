@@ -34,6 +34,7 @@ import {
 } from '../payments';
 import { rewardOnCompletion } from '../plans';
 import { findMove, OFFER_DECLINED_BY, type Move } from './lifecycle';
+import { PAGE_ARGUMENTS, type PageJson } from './page-query';
 import { readPhotoUpload, toStoredPhoto } from './photo';
 
 export const BOOKING_NOT_FOUND = 'Booking not found.';
@@ -248,13 +249,18 @@ function joined<T, K extends keyof T>(row: T, keys: readonly K[]): row is T & { 
 /**
  * One move of a booking (every move but cancel) in one statement: rr_booking_move (migration 0042), run by
  * rr_booking_move_hinted (migration 0046), which answers the move's NOTIFYs for the caller to send once it has
- * committed (events/hints.ts, decision 047).
+ * committed (events/hints.ts, decision 047), run by rr_booking_move_answered (migration 0047), which also answers the
+ * booking's page as the actor now sees it (page-query.ts, decision 048).
  */
 const moveStatement = preparedStatement(
   'booking_move',
-  () => sql`select rr_booking_move_hinted(${sql.placeholder('move')}::jsonb) as hints`,
+  () => sql`select rr_booking_move_answered(${sql.placeholder('move')}::jsonb, ${PAGE_ARGUMENTS}) as answer`,
 );
-const hintsOf = (result: unknown) => rowsOf<{ hints: unknown }>(result)[0]?.hints;
+interface MoveAnswer {
+  hints: unknown;
+  page: PageJson | null;
+}
+const answerOf = (result: unknown) => rowsOf<{ answer: MoveAnswer }>(result)[0]!.answer;
 
 /** A refusal rr_booking_move raised (SQLSTATE RR409, its code as the message), as the API answers it. */
 function refusalFrom(code: string): DomainError {
@@ -377,9 +383,15 @@ export function createTransitions(
 
   /**
    * Takes `action` on the booking as `userId`: 429 over the write throttle (counted in the move's read), 404
-   * to anyone but its two people, 409 when the table forbids it.
+   * to anyone but its two people, 409 when the table forbids it. Answers the booking's page as the move left it, as
+   * `userId` sees it, or null for cancel (the caller reads it).
    */
-  async function perform(userId: string, bookingId: string, action: BookingAction, input: ActionInput = {}) {
+  async function perform(
+    userId: string,
+    bookingId: string,
+    action: BookingAction,
+    input: ActionInput = {},
+  ): Promise<PageJson | null> {
     // Completing with the code also checks the code's tries, in the same read.
     const limits = throttle.folded(userId, ...(action === 'complete' ? [codeCheck(bookingId)] : []));
     const booking = await load(userId, bookingId, limits);
@@ -391,18 +403,20 @@ export function createTransitions(
     // not hold row locks); the move then holds the money with the confirmation, or the charge is voided.
     const charged = move.action === 'choose' ? await payments.chargeForChoice(booking, input.source) : null;
     try {
-      if (move.action === 'cancel') await db.transaction((tx) => cancel(tx, move, booking, userId, input));
-      else {
-        const arg = JSON.stringify(moveArgument(move, booking, userId, charged));
-        const committed = await guarded(`${move.action} of booking ${booking.id}`, async () => {
-          if (!photo) return hintsOf(await moveStatement(db, { move: arg }));
-          return db.transaction(async (tx) => {
-            await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
-            return hintsOf(await moveStatement(tx, { move: arg }));
-          });
-        });
-        hints.send(committed);
+      if (move.action === 'cancel') {
+        await db.transaction((tx) => cancel(tx, move, booking, userId, input));
+        return null;
       }
+      const arg = JSON.stringify(moveArgument(move, booking, userId, charged));
+      const committed = await guarded(`${move.action} of booking ${booking.id}`, async () => {
+        if (!photo) return answerOf(await moveStatement(db, { move: arg }));
+        return db.transaction(async (tx) => {
+          await tx.insert(bookingPhotos).values({ bookingId: booking.id, ...photo });
+          return answerOf(await moveStatement(tx, { move: arg }));
+        });
+      });
+      hints.send(committed.hints);
+      return committed.page;
     } catch (err) {
       if (charged) await payments.voidCharge(charged);
       // The partial unique index on chosen bookings: a second confirmation can never be stored.
@@ -415,7 +429,6 @@ export function createTransitions(
         throw new DomainError('payment_in_progress', CREDIT_CHANGED_MESSAGE);
       throw err;
     }
-    return booking.role;
   }
 
   /** rr_booking_move's argument for `move` (see the migration for what each field does). */

@@ -1,5 +1,6 @@
 // Paid plans (issue 38): Plus and Community, their charges and renewals, and the one place benefits read the plan.
 export {
+  ambassadorFor,
   ambassadorOf,
   feeWaiverFor,
   feeWaiverOf,

@@ -42,3 +42,6 @@ export const guaranteeCapFor = (plan: Plan): number =>
  * `plan` column (an alias's, or `sql\`p.plan\`` in raw SQL). The one place the rule is written; null (Free) is false.
  */
 export const ambassadorOf = (plan: SQLWrapper) => sql<boolean>`(${plan} is not distinct from 'community')`;
+
+/** ambassadorOf for a `profiles.plan` value a query answered (the booking page's, migration 0047). */
+export const ambassadorFor = (plan: string | null | undefined): boolean => planFrom(plan) === 'community';
