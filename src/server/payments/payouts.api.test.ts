@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Page } from '../../shared/marketplace';
 import {
   ROUTING_NUMBER_MESSAGE,
@@ -25,11 +25,23 @@ import { PAYOUT_RUN_JOB } from './payouts';
 
 const sink = await startSmtpSink();
 afterAll(() => sink.close());
-const { ctx, call, signUpAndIn, signIn } = setupTestApp({
-  AUTH_PER_IP_MAX: '100000',
-  WRITE_LIMIT_PER_USER_MAX: '100000',
-  SMTP_URL: sink.url,
+/**
+ * The app's clock runs `shiftMs` off the wall clock. A job is due from the database's now(), and the worker claims what
+ * is due by the app's clock: set back, nothing new is due for it, so a test can act between a job's enqueue and its run
+ * without the worker (woken by the enqueue's NOTIFY on PostgreSQL) running it first.
+ */
+let shiftMs = 0;
+afterEach(() => {
+  shiftMs = 0;
 });
+const { ctx, call, signUpAndIn, signIn } = setupTestApp(
+  {
+    AUTH_PER_IP_MAX: '100000',
+    WRITE_LIMIT_PER_USER_MAX: '100000',
+    SMTP_URL: sink.url,
+  },
+  { clock: () => new Date(Date.now() + shiftMs) },
+);
 const { act, complete, story } = lifecycleHelpers(call, signUpAndIn);
 const db = () => ctx.database.db;
 
@@ -188,6 +200,8 @@ describe('payouts', () => {
     const s = await paid(true);
     await setUp(s.driver.token);
     await db().execute(sql`delete from jobs where kind = ${PAYOUT_RUN_JOB} and status = 'queued'`);
+    // The send the run enqueues is not due for the worker until the clock is back.
+    shiftMs = -3_600_000;
     await ctx.app.payouts.runJob({ userId: s.driver.user.id }, { id: 0, attempts: 1 } as unknown as JobInfo);
     const [payout] = await db().select().from(payouts).where(eq(payouts.userId, s.driver.user.id));
     const [account] = await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, s.driver.user.id));
@@ -201,6 +215,7 @@ describe('payouts', () => {
     });
     expect((await db().select().from(payouts).where(eq(payouts.id, payout!.id)))[0]!.state).toBe('pending');
     // The job's retry.
+    shiftMs = 0;
     await ctx.app.jobs.runDue();
     const transfers = await db()
       .select()
