@@ -63,7 +63,8 @@ interface Claimed {
 
 /**
  * Up to `limit` due jobs, oldest first, skipping those another worker holds (FOR UPDATE SKIP LOCKED), each with its
- * attempt counted and a lease until `until`: the database function rr_jobs_claim (migration 0043).
+ * attempt counted and a lease until `until`: the database function rr_jobs_claim (migration 0043; since 0048 it
+ * updates the rows it picked by their key, whatever the size of the table).
  */
 const claimStatement = preparedStatement(
   'jobs_claim',
