@@ -1,7 +1,8 @@
 /**
  * `npm run bench:api`: seeds 1,000 users, 100,000 rides and 100,000 requests (10% matched with a confirmed booking
  * and its held payment, the oldest 10,000 open ones with two offers each) and 50,000 published reviews on 25,000 older
- * completed deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), starts the API in a
+ * completed deliveries (so cards carry ratings; one user has ~1,000 reviews for the profile rows), each with a
+ * conversation of 4 messages and both sides' message notifications, read (100,000 messages), starts the API in a
  * child process on BENCH_PORT (default 3300) and loads each endpoint with autocannon (50 connections), printing
  * requests/s and p50/p99 latency. On real PostgreSQL it then measures browse and the "my" lists at a steady rate
  * (BENCH_RATE) and the lifecycle's writes at a steady rate (BENCH_WRITE_RATE, 100/s; BENCH_WRITE_ROUNDS runs of each,

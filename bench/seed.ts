@@ -81,10 +81,43 @@ export async function seed(db: Db): Promise<string[]> {
   if (unpaid.rows[0]?.n) throw new Error(`seed: ${unpaid.rows[0].n} offered or confirmed bookings on unpaid requests`);
   await seedHeldPayments(db);
   await seedReviews(db);
+  await seedConversations(db);
   // A live database is in steady state: without this, autovacuum's first pass over the fresh rows runs during the
   // measurement and shows up as a pause of a hundred milliseconds or more.
   await db.execute(sql`vacuum analyze`);
   return tokens;
+}
+
+/**
+ * The conversations of the reviewed deliveries, as a live marketplace has them: MESSAGES_PER_DELIVERY messages each,
+ * the sides taking turns, all read, and each side's message notification of them, read. Without them the messages
+ * and notifications tables start the message pass empty, and each pool connection keeps the plan it made for a table
+ * of one page (a Seq Scan for the send's client_id check, 1-4 ms once the pass had written a thousand messages;
+ * auto_explain) while pgbench's connections, made later, plan for the grown table: the ratio compared two plans.
+ */
+async function seedConversations(db: Db): Promise<void> {
+  await db.execute(sql`
+    insert into messages (booking_id, sender_id, client_id, body, created_at)
+    select b.id, case when k % 2 = 1 then b.driver_id else b.requester_id end, gen_random_uuid(),
+      case when k % 2 = 1 then 'On my way, about ' || (k * 7) || ' minutes out.' else 'Thanks, the gate is open.' end,
+      b.created_at + make_interval(mins => 10 * k)
+    from bookings b cross join generate_series(1, ${MESSAGES_PER_DELIVERY}) k
+    where b.status = 'completed'`);
+  await db.execute(sql`
+    update bookings b set last_message_at = m.at, driver_read_at = m.at, requester_read_at = m.at
+    from (select booking_id, max(created_at) as at from messages group by booking_id) m
+    where m.booking_id = b.id`);
+  await db.execute(sql`
+    insert into notifications (user_id, type, data, group_key, created_at, read_at)
+    select u.id, 'message', jsonb_build_object('booking_id', b.id, 'request_id', b.request_id,
+        'actor_name', p.full_name, 'title', r.title, 'count', ${MESSAGES_PER_DELIVERY / 2}::int),
+      'message:' || b.id, b.last_message_at, b.last_message_at + interval '1 hour'
+    from bookings b
+    join delivery_requests r on r.id = b.request_id
+    cross join lateral (values (b.driver_id, b.requester_id), (b.requester_id, b.driver_id)) as side(me, other)
+    join users u on u.id = side.me
+    join profiles p on p.user_id = side.other
+    where b.status = 'completed'`);
 }
 
 /**
@@ -117,6 +150,9 @@ async function seedBookings(db: Db): Promise<void> {
     select id, driver_id, requester_id, requester_id, 'chosen', 'pending', 'confirmed', created_at + interval '1 minute'
     from bookings where status = 'confirmed'`);
 }
+
+/** Messages in each seeded conversation (seedConversations). */
+const MESSAGES_PER_DELIVERY = 4;
 
 /** Payments per statement in seedHeldPayments: every hold moves the one 'outside' account's balance. */
 const PAYMENT_BATCH = 1_000;
