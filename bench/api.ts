@@ -206,14 +206,14 @@ interface WritePass {
   body: (i: number) => Buffer;
 }
 
-/**
- * The closed-loop passes' n-th booking of a lifecycle list: from LIFECYCLE_SHARES.closedLoopFrom on (the steady passes
- * and the ceiling take those before), round again at the end (a booking moved twice answers 409, counted as non-2xx).
- */
 /** How many of `list` the closed-loop passes may use (prepare.ts LIFECYCLE_SHARES). */
 const closedLoopSpan = (list: unknown[]) =>
   Math.max(1, list.length + LIFECYCLE_SHARES.closedLoopTo - LIFECYCLE_SHARES.closedLoopFrom);
 
+/**
+ * The closed-loop passes' n-th booking of a lifecycle list: from LIFECYCLE_SHARES.closedLoopFrom on (the steady passes
+ * and the ceiling take those before). A pass ends when the span is used up (Scenario.uses), so none is moved twice.
+ */
 function closedLoopItem<T>(list: T[], n: number): T {
   return list[LIFECYCLE_SHARES.closedLoopFrom + (n % closedLoopSpan(list))]!;
 }
